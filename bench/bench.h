@@ -1,0 +1,15 @@
+/* bench.h - the benchmarks `ossa bench NAME` runs. Each takes (argc, argv)
+ * with argv[0] its name and returns an exit code. */
+#ifndef OSSA_BENCH_H
+#define OSSA_BENCH_H
+
+typedef struct ossa_bench_entry {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} ossa_bench_entry;
+
+/* The registered benchmarks; *count receives their number. */
+const ossa_bench_entry *ossa_bench_list(int *count);
+
+#endif /* OSSA_BENCH_H */

@@ -1,0 +1,56 @@
+/* ossa/clip.h - the runtime animation clip: a read-only view of blob memory.
+ *
+ * A clip holds a translation, rotation and scale key for every joint at
+ * frame_count uniformly spaced times 0, 1/rate, ..., duration. The keys of one
+ * frame lie together (ten component rows of joint_stride floats: tx ty tz,
+ * qx qy qz qw, sx sy sz), so sampling one pose reads two contiguous blocks.
+ * Tracks whose source was STEP are flagged and held, not interpolated.
+ * Thread safety: read-only, any number of threads. */
+#ifndef OSSA_CLIP_H
+#define OSSA_CLIP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ossa_clip ossa_clip;
+
+/* How a playhead outside [0, duration] maps into the clip. */
+typedef enum ossa_wrap {
+    OSSA_WRAP_LOOP = 0,  /* default: wraps around, t mod duration */
+    OSSA_WRAP_CLAMP,     /* holds the first / last frame */
+    OSSA_WRAP_PING_PONG, /* plays forward, then backward, then forward... */
+    OSSA_WRAP_COUNT
+} ossa_wrap;
+
+/* The clip's name (UTF-8, NUL-terminated, possibly empty). */
+const char *ossa_clip_name(const ossa_clip *clip);
+/* Length in seconds, >= 0. A one-frame clip has duration 0. */
+float ossa_clip_duration(const ossa_clip *clip);
+/* Frames per second of the stored keys (frame_count - 1) / duration; 0 for a
+ * one-frame clip. */
+float ossa_clip_rate(const ossa_clip *clip);
+/* Number of stored frames, >= 1. */
+int ossa_clip_frame_count(const ossa_clip *clip);
+/* Number of joints the clip animates; equals its skeleton's joint count. */
+int ossa_clip_joint_count(const ossa_clip *clip);
+/* Size in bytes of the clip's data (as stored in a blob). */
+size_t ossa_clip_bytes(const ossa_clip *clip);
+/* Largest errors the builder made when it resampled the source curves:
+ * translation in model units, rotation in degrees, scale (absolute). */
+void ossa_clip_build_error(const ossa_clip *clip, float *translation, float *rotation_deg,
+                           float *scale);
+
+/* Maps a playhead time (any finite value, negative included) to a time in
+ * [0, duration] according to the wrap mode. Playheads that are not finite map
+ * to 0. */
+float ossa_clip_time(ossa_wrap wrap, float duration_s, float playhead_s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OSSA_CLIP_H */

@@ -1,0 +1,109 @@
+/* ossa/clip_builder.h - raw animation curves -> runtime clip (pipeline).
+ *
+ * Raw tracks are per joint (matched by name to the skeleton), with keys at
+ * arbitrary increasing times and STEP, LINEAR or CUBICSPLINE interpolation
+ * (glTF 2.0 semantics: LINEAR rotations are slerped; CUBICSPLINE is a Hermite
+ * spline with tangents scaled by the key interval). The builder evaluates
+ * every curve at a uniform rate, holds values before the first and after the
+ * last key, fills joints without a track from the rest pose, and reports the
+ * largest error its runtime interpolation makes against the source curves. */
+#ifndef OSSA_CLIP_BUILDER_H
+#define OSSA_CLIP_BUILDER_H
+
+#include "allocator.h"
+#include "clip.h"
+#include "math.h"
+#include "result.h"
+#include "skeleton.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum ossa_interpolation {
+    OSSA_INTERP_LINEAR = 0, /* default */
+    OSSA_INTERP_STEP,
+    OSSA_INTERP_CUBICSPLINE,
+    OSSA_INTERP_COUNT
+} ossa_interpolation;
+
+/* A curve of 3-vectors (translation or scale). key_count 0 means no curve. */
+typedef struct ossa_raw_track3 {
+    const float *times_s;             /* key_count, strictly increasing, finite */
+    const ossa_float3 *values;        /* key_count */
+    const ossa_float3 *in_tangents;   /* CUBICSPLINE only: key_count */
+    const ossa_float3 *out_tangents;  /* CUBICSPLINE only: key_count */
+    int key_count;
+    ossa_interpolation interpolation;
+} ossa_raw_track3;
+
+/* A rotation curve of unit quaternions (normalised by the builder). */
+typedef struct ossa_raw_track_quat {
+    const float *times_s;
+    const ossa_quat *values;
+    const ossa_quat *in_tangents;     /* CUBICSPLINE only */
+    const ossa_quat *out_tangents;    /* CUBICSPLINE only */
+    int key_count;
+    ossa_interpolation interpolation;
+} ossa_raw_track_quat;
+
+typedef struct ossa_raw_joint_track {
+    const char *joint_name; /* matched against the skeleton's joint names */
+    ossa_raw_track3 translation;
+    ossa_raw_track_quat rotation;
+    ossa_raw_track3 scale;
+} ossa_raw_joint_track;
+
+typedef struct ossa_raw_clip {
+    const char *name;        /* may be NULL (empty name) */
+    float duration_s;        /* 0 means the last key time over all tracks */
+    const ossa_raw_joint_track *tracks;
+    int track_count;
+} ossa_raw_clip;
+
+typedef struct ossa_clip_build_options {
+    /* Frames per second of the runtime keys. 0 picks the source's own key
+     * rate when every key time is a multiple of a common step of 1/240 s or
+     * coarser (so keys are reproduced exactly), else 30. The rate is then
+     * adjusted so that a whole number of frames spans the duration. */
+    float rate;
+    /* More frames than this is an error (OSSA_ERR_CLIP_TOO_LARGE). 0 means
+     * 1,000,000. */
+    int max_frames;
+    ossa_allocator allocator;
+} ossa_clip_build_options;
+
+typedef struct ossa_clip_build_report {
+    float rate;                  /* frames per second chosen */
+    int frame_count;
+    float duration_s;
+    float max_translation_error; /* model units, over source keys and midpoints */
+    float max_rotation_error_deg;
+    float max_scale_error;
+    int worst_joint;             /* skeleton joint of the largest error, -1 if none */
+    int matched_tracks;          /* tracks whose joint exists in the skeleton */
+    int unmatched_tracks;        /* tracks naming no joint (ignored) */
+    const char *first_unmatched; /* one of them (points into raw), or NULL */
+} ossa_clip_build_report;
+
+/* Builds *out (one allocation, freed with ossa_clip_free). report and options
+ * may be NULL. Errors: OSSA_ERR_CLIP_EMPTY (no track matches a joint, or no
+ * keys), OSSA_ERR_CLIP_BAD_KEYS (naming the joint and key),
+ * OSSA_ERR_CLIP_TOO_LARGE. */
+ossa_result ossa_clip_build(const ossa_raw_clip *raw, const ossa_skeleton *skeleton,
+                            const ossa_clip_build_options *options, ossa_clip **out,
+                            ossa_clip_build_report *report, ossa_error *error);
+
+void ossa_clip_free(ossa_clip *clip, const ossa_allocator *allocator);
+
+/* Evaluates a raw track at time t_s exactly as the builder reads it (holding
+ * before the first and after the last key). Tools and tests use these as the
+ * source's own definition of the curve. */
+ossa_float3 ossa_raw_track3_eval(const ossa_raw_track3 *track, float t_s);
+ossa_quat ossa_raw_track_quat_eval(const ossa_raw_track_quat *track, float t_s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OSSA_CLIP_BUILDER_H */

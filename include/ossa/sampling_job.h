@@ -1,0 +1,62 @@
+/* ossa/sampling_job.h - clip keys at a time -> local pose (stage 1 of the frame).
+ *
+ * For every instance in [instance_begin, instance_end), maps its playhead
+ * through the wrap mode and interpolates the clip's two surrounding frames:
+ * translation and scale are lerped, rotation is shortest-arc nlerp (or slerp).
+ * At a key's time the result equals the key; STEP tracks hold the earlier key.
+ * The job holds no state and allocates nothing: instances with disjoint
+ * outputs may run on different threads. */
+#ifndef OSSA_SAMPLING_JOB_H
+#define OSSA_SAMPLING_JOB_H
+
+#include "clip.h"
+#include "math.h"
+#include "result.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum ossa_rotation_interp {
+    OSSA_ROTATION_NLERP = 0, /* default: normalised lerp along the shortest arc */
+    OSSA_ROTATION_SLERP,     /* spherical lerp along the shortest arc */
+    OSSA_ROTATION_COUNT
+} ossa_rotation_interp;
+
+typedef struct ossa_sampling_job {
+    /* Clips the instances may play; all must have the same joint count. */
+    const ossa_clip *const *clips;
+    int clip_count;
+    /* Per instance: index into clips. NULL means every instance plays clips[0]. */
+    const uint16_t *clip_index;
+    int clip_index_count;
+    /* Per instance: playhead in seconds, any finite value; wrapped by `wrap`.
+     * instance count = time_count. */
+    const float *time_s;
+    int time_count;
+    /* Instances to process: [instance_begin, instance_end). 0, 0 means all. */
+    int instance_begin;
+    int instance_end;
+    ossa_wrap wrap;                       /* default OSSA_WRAP_LOOP */
+    ossa_rotation_interp rotation_interp; /* default OSSA_ROTATION_NLERP */
+    /* Output: instance i's pose is output[i * joint_count + j]. Needs
+     * time_count * joint_count elements. */
+    ossa_transform *output;
+    int output_count;
+} ossa_sampling_job;
+
+/* OSSA_OK, or the code of the first field that is wrong. */
+ossa_result ossa_sampling_job_validate(const ossa_sampling_job *job);
+/* Validates, then samples. Writes nothing unless the job is valid. */
+ossa_result ossa_sampling_job_run(const ossa_sampling_job *job);
+
+/* One joint of one clip at clip time t (in [0, duration], not wrapped):
+ * the readable definition the job is tested against. */
+ossa_transform ossa_clip_sample_joint(const ossa_clip *clip, int joint, float t_s,
+                                      ossa_rotation_interp rotation_interp);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OSSA_SAMPLING_JOB_H */

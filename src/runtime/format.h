@@ -1,0 +1,121 @@
+/* format.h - the byte layout of .ossa blobs, shared by the runtime (which
+ * validates and reads it) and the pipeline (which writes it). Private: users
+ * see only the accessors in include/ossa/. See docs/blob-format.md. */
+#ifndef OSSA_FORMAT_H
+#define OSSA_FORMAT_H
+
+#include <stdint.h>
+
+#include "ossa/blob.h"
+
+#define OSSAI_MAGIC_BYTES "OSSA\r\n\x1a\n"
+#define OSSAI_ENDIAN_TAG 0x01020304u
+#define OSSAI_TAG(a, b, c, d) \
+    ((uint32_t)(a) | ((uint32_t)(b) << 8) | ((uint32_t)(c) << 16) | ((uint32_t)(d) << 24))
+#define OSSAI_TAG_SKELETON OSSAI_TAG('S', 'K', 'E', 'L')
+#define OSSAI_TAG_CLIP OSSAI_TAG('C', 'L', 'I', 'P')
+#define OSSAI_TAG_MESH OSSAI_TAG('M', 'E', 'S', 'H')
+
+/* Blob header: 64 bytes at offset 0. */
+typedef struct ossai_blob_header {
+    uint8_t magic[8];              /* OSSAI_MAGIC_BYTES */
+    uint32_t version;              /* OSSA_BLOB_VERSION */
+    uint32_t endian;               /* OSSAI_ENDIAN_TAG as the writer stored it */
+    uint64_t total_bytes;          /* size of the whole blob */
+    uint32_t header_bytes;         /* sizeof(ossai_blob_header) */
+    uint32_t section_count;
+    uint64_t section_table_offset; /* == header_bytes */
+    uint32_t checksum;             /* CRC-32C of the blob with this field as 0 */
+    uint32_t flags;                /* 0 */
+    uint8_t reserved[16];          /* 0 */
+} ossai_blob_header;
+
+#define OSSAI_CHECKSUM_OFFSET 40u
+
+/* Section table entry: 32 bytes. Sections are sorted: the skeleton (at most
+ * one) first, then clips, then meshes; they do not overlap. */
+typedef struct ossai_section {
+    uint32_t kind;     /* ossa_section_kind */
+    uint32_t reserved0;
+    uint64_t offset;   /* from the blob's start, multiple of 64 */
+    uint64_t bytes;
+    uint64_t reserved1;
+} ossai_section;
+
+/* Every section starts with its own header; offsets inside a section are
+ * from the section's start, so a section can be copied out alone. */
+
+#define OSSAI_SKELETON_BREADTH_FIRST 1u
+
+struct ossa_skeleton {
+    uint32_t tag;            /* OSSAI_TAG_SKELETON */
+    uint32_t bytes;          /* size of the section */
+    uint32_t joint_count;    /* 1..OSSA_MAX_JOINTS */
+    uint32_t flags;          /* OSSAI_SKELETON_* */
+    uint32_t max_depth;
+    uint32_t parents_offset; /* hot:  uint16_t[joint_count], 16-aligned */
+    uint32_t rest_offset;    /* hot:  ossa_transform[joint_count], 16-aligned */
+    uint32_t names_offset;   /* cold: uint32_t[joint_count], name offsets in strings */
+    uint32_t strings_offset; /* cold: NUL-terminated UTF-8 names */
+    uint32_t strings_bytes;
+    uint32_t reserved[6];
+};
+
+/* Components of one frame row, in order. */
+enum {
+    OSSAI_TX, OSSAI_TY, OSSAI_TZ,
+    OSSAI_QX, OSSAI_QY, OSSAI_QZ, OSSAI_QW,
+    OSSAI_SX, OSSAI_SY, OSSAI_SZ,
+    OSSAI_COMPONENTS
+};
+
+/* Rows are padded to a multiple of this many joints (64 bytes). */
+#define OSSAI_CLIP_JOINT_ALIGN 16u
+
+#define OSSAI_CLIP_HAS_STEP 1u
+/* Bits of the per-joint step byte: the track holds instead of interpolating. */
+#define OSSAI_STEP_T 1u
+#define OSSAI_STEP_R 2u
+#define OSSAI_STEP_S 4u
+
+struct ossa_clip {
+    uint32_t tag;            /* OSSAI_TAG_CLIP */
+    uint32_t bytes;
+    uint32_t joint_count;
+    uint32_t joint_stride;   /* floats per component row, joint_count rounded up to 16 */
+    uint32_t frame_count;    /* >= 1 */
+    uint32_t flags;          /* OSSAI_CLIP_* */
+    float duration;          /* seconds; > 0 when frame_count >= 2 */
+    float rate;              /* (frame_count - 1) / duration, 0 when frame_count == 1 */
+    uint32_t frames_offset;  /* float[frame_count][OSSAI_COMPONENTS][joint_stride], 64-aligned */
+    uint32_t step_offset;    /* uint8_t[joint_count] of OSSAI_STEP_* bits */
+    uint32_t name_offset;    /* NUL-terminated UTF-8 */
+    uint32_t name_bytes;     /* including the NUL */
+    float error_translation; /* largest resampling errors, informational */
+    float error_rotation_deg;
+    float error_scale;
+    uint32_t reserved;
+};
+
+/* Floats in one frame. */
+static inline uint32_t ossai_clip_frame_floats(const struct ossa_clip *clip)
+{
+    return OSSAI_COMPONENTS * clip->joint_stride;
+}
+
+static inline const float *ossai_clip_frames(const struct ossa_clip *clip)
+{
+    return (const float *)(const void *)((const char *)clip + clip->frames_offset);
+}
+
+static inline const uint8_t *ossai_clip_steps(const struct ossa_clip *clip)
+{
+    return (const uint8_t *)clip + clip->step_offset;
+}
+
+static inline uint32_t ossai_align_up(uint32_t value, uint32_t alignment)
+{
+    return (value + alignment - 1u) & ~(alignment - 1u);
+}
+
+#endif /* OSSA_FORMAT_H */

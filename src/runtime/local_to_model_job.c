@@ -1,0 +1,159 @@
+/* local_to_model_job.c - the seed's flattened hierarchy walk,
+ * model[i] = model[parent[i]] * local[i], as 3x4 matrices and as QVS. */
+#include "ossa/local_to_model_job.h"
+
+#include <string.h>
+
+#include "ossa/skeleton.h"
+#include "math_internal.h"
+
+/* Joints [first, joint_count) that lie in from_joint's subtree, marked in a
+ * bitset on the stack (8 KiB for the largest skeleton): a joint is in the
+ * subtree when it is from_joint or its parent is. Works for any order with
+ * parent < child; no allocation. */
+typedef struct subtree {
+    uint64_t bits[(OSSA_MAX_JOINTS + 64) / 64];
+} subtree;
+
+static void subtree_mark(subtree *s, const uint16_t *parents, int joint_count, int from)
+{
+    memset(&s->bits[from / 64], 0, ((size_t)(joint_count - 1) / 64 - (size_t)from / 64 + 1) * 8);
+    s->bits[from / 64] |= 1ull << (from % 64);
+    for (int i = from + 1; i < joint_count; ++i) {
+        uint16_t p = parents[i];
+        if (p != OSSA_NO_PARENT && p >= from && (s->bits[p / 64] >> (p % 64) & 1u))
+            s->bits[i / 64] |= 1ull << (i % 64);
+    }
+}
+
+static inline int subtree_has(const subtree *s, int i)
+{
+    return (int)(s->bits[i / 64] >> (i % 64) & 1u);
+}
+
+/* Shared validation: the two jobs have the same fields apart from types. */
+static ossa_result validate_common(const uint16_t *parents, int joint_count, const void *local,
+                                   int local_count, int instance_count, int begin, int end,
+                                   const void *root, int root_count, bool partial, int from_joint,
+                                   const void *model, int model_count)
+{
+    if (!parents)
+        return OSSA_ERR_MISSING_INPUT;
+    if (joint_count < 1 || joint_count > OSSA_MAX_JOINTS)
+        return OSSA_ERR_INPUT_TOO_SMALL;
+    if (!local)
+        return OSSA_ERR_MISSING_INPUT;
+    if (instance_count < 1)
+        return OSSA_ERR_INPUT_TOO_SMALL;
+    const int64_t elements = (int64_t)instance_count * joint_count;
+    if (local_count < elements)
+        return OSSA_ERR_INPUT_TOO_SMALL;
+    if (begin == 0 && end == 0)
+        end = instance_count;
+    if (begin < 0 || end > instance_count || begin > end)
+        return OSSA_ERR_BAD_RANGE;
+    if (root && root_count < instance_count)
+        return OSSA_ERR_INPUT_TOO_SMALL;
+    if (partial && (from_joint < 0 || from_joint >= joint_count))
+        return OSSA_ERR_BAD_INDEX;
+    for (int i = 0; i < joint_count; ++i)
+        if (parents[i] != OSSA_NO_PARENT && parents[i] >= i)
+            return OSSA_ERR_BAD_INDEX;
+    if (!model)
+        return OSSA_ERR_MISSING_OUTPUT;
+    if (model_count < elements)
+        return OSSA_ERR_OUTPUT_TOO_SMALL;
+    return OSSA_OK;
+}
+
+ossa_result ossa_local_to_model_job_validate(const ossa_local_to_model_job *job)
+{
+    if (!job)
+        return OSSA_ERR_MISSING_INPUT;
+    return validate_common(job->parents, job->joint_count, job->local, job->local_count,
+                           job->instance_count, job->instance_begin, job->instance_end, job->root,
+                           job->root_count, job->partial, job->from_joint, job->model,
+                           job->model_count);
+}
+
+ossa_result ossa_local_to_model_job_run(const ossa_local_to_model_job *job)
+{
+    ossa_result r = ossa_local_to_model_job_validate(job);
+    if (r != OSSA_OK)
+        return r;
+    const int n = job->joint_count;
+    const uint16_t *parents = job->parents;
+    int begin = job->instance_begin, end = job->instance_end;
+    if (begin == 0 && end == 0)
+        end = job->instance_count;
+    const int from = job->partial ? job->from_joint : 0;
+    subtree sub;
+    if (job->partial)
+        subtree_mark(&sub, parents, n, from);
+
+    for (int inst = begin; inst < end; ++inst) {
+        const ossa_transform *local = job->local + (size_t)inst * (size_t)n;
+        ossa_mat34 *restrict model = job->model + (size_t)inst * (size_t)n;
+        const ossa_mat34 *root = job->root ? &job->root[inst] : NULL;
+        for (int i = from; i < n; ++i) {
+            if (job->partial && !subtree_has(&sub, i))
+                continue;
+            const ossa_transform *t = &local[i];
+            ossa_mat34 m = ossai_mat34_from_trs(t->translation, t->rotation, t->scale);
+            const uint16_t p = parents[i];
+            if (p != OSSA_NO_PARENT)
+                ossai_mat34_mul(&model[i], &model[p], &m);
+            else if (root)
+                ossai_mat34_mul(&model[i], root, &m);
+            else
+                model[i] = m;
+        }
+    }
+    return OSSA_OK;
+}
+
+ossa_result ossa_local_to_model_qvs_job_validate(const ossa_local_to_model_qvs_job *job)
+{
+    if (!job)
+        return OSSA_ERR_MISSING_INPUT;
+    return validate_common(job->parents, job->joint_count, job->local, job->local_count,
+                           job->instance_count, job->instance_begin, job->instance_end, job->root,
+                           job->root_count, job->partial, job->from_joint, job->model,
+                           job->model_count);
+}
+
+ossa_result ossa_local_to_model_qvs_job_run(const ossa_local_to_model_qvs_job *job)
+{
+    ossa_result r = ossa_local_to_model_qvs_job_validate(job);
+    if (r != OSSA_OK)
+        return r;
+    const int n = job->joint_count;
+    const uint16_t *parents = job->parents;
+    int begin = job->instance_begin, end = job->instance_end;
+    if (begin == 0 && end == 0)
+        end = job->instance_count;
+    const int from = job->partial ? job->from_joint : 0;
+    subtree sub;
+    if (job->partial)
+        subtree_mark(&sub, parents, n, from);
+
+    for (int inst = begin; inst < end; ++inst) {
+        const ossa_transform *local = job->local + (size_t)inst * (size_t)n;
+        ossa_qvs *restrict model = job->model + (size_t)inst * (size_t)n;
+        const ossa_qvs *root = job->root ? &job->root[inst] : NULL;
+        for (int i = from; i < n; ++i) {
+            if (job->partial && !subtree_has(&sub, i))
+                continue;
+            const ossa_transform *t = &local[i];
+            ossa_qvs q = {t->rotation, t->translation, t->scale.x};
+            const uint16_t p = parents[i];
+            if (p != OSSA_NO_PARENT)
+                model[i] = ossai_qvs_mul(model[p], q);
+            else if (root)
+                model[i] = ossai_qvs_mul(*root, q);
+            else
+                model[i] = q;
+        }
+    }
+    return OSSA_OK;
+}

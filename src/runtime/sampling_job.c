@@ -1,0 +1,144 @@
+/* sampling_job.c - clip keys at a time -> local pose. */
+#include "ossa/sampling_job.h"
+
+#include "format.h"
+#include "math_internal.h"
+
+/* a (1 - t) + b t: exactly a at t = 0 and exactly b at t = 1, so sampling at
+ * a key's time returns the key. */
+static inline float lerp_exact(float a, float b, float t)
+{
+    return a * (1.0f - t) + b * t;
+}
+
+/* Frame pair and interpolation factor for a clip time in [0, duration]. */
+static inline void locate(const ossa_clip *clip, float t, uint32_t *f0, float *alpha)
+{
+    if (clip->frame_count < 2) {
+        *f0 = 0;
+        *alpha = 0.0f;
+        return;
+    }
+    float u = t * clip->rate;
+    float last = (float)(clip->frame_count - 1);
+    if (!(u > 0.0f))
+        u = 0.0f;
+    if (u >= last) {
+        *f0 = clip->frame_count - 2;
+        *alpha = 1.0f;
+        return;
+    }
+    uint32_t f = (uint32_t)u;
+    *f0 = f;
+    *alpha = u - (float)f;
+}
+
+static inline ossa_transform sample_joint(const ossa_clip *clip, const float *a, const float *b,
+                                          uint32_t j, float alpha, ossa_rotation_interp interp)
+{
+    const uint32_t s = clip->joint_stride;
+    float at = alpha, ar = alpha, as = alpha;
+    if (clip->flags & OSSAI_CLIP_HAS_STEP) {
+        uint8_t step = ossai_clip_steps(clip)[j];
+        at = (step & OSSAI_STEP_T) ? 0.0f : alpha;
+        ar = (step & OSSAI_STEP_R) ? 0.0f : alpha;
+        as = (step & OSSAI_STEP_S) ? 0.0f : alpha;
+    }
+    ossa_transform out;
+    out.translation.x = lerp_exact(a[OSSAI_TX * s + j], b[OSSAI_TX * s + j], at);
+    out.translation.y = lerp_exact(a[OSSAI_TY * s + j], b[OSSAI_TY * s + j], at);
+    out.translation.z = lerp_exact(a[OSSAI_TZ * s + j], b[OSSAI_TZ * s + j], at);
+    out.scale.x = lerp_exact(a[OSSAI_SX * s + j], b[OSSAI_SX * s + j], as);
+    out.scale.y = lerp_exact(a[OSSAI_SY * s + j], b[OSSAI_SY * s + j], as);
+    out.scale.z = lerp_exact(a[OSSAI_SZ * s + j], b[OSSAI_SZ * s + j], as);
+    ossa_quat qa = ossai_quat(a[OSSAI_QX * s + j], a[OSSAI_QY * s + j], a[OSSAI_QZ * s + j],
+                              a[OSSAI_QW * s + j]);
+    ossa_quat qb = ossai_quat(b[OSSAI_QX * s + j], b[OSSAI_QY * s + j], b[OSSAI_QZ * s + j],
+                              b[OSSAI_QW * s + j]);
+    if (ar == 0.0f)
+        out.rotation = qa; /* stored keys are unit: the key itself, exactly */
+    else if (ar == 1.0f)
+        out.rotation = qb;
+    else if (interp == OSSA_ROTATION_SLERP)
+        out.rotation = ossai_quat_slerp(qa, qb, ar);
+    else
+        out.rotation = ossai_quat_nlerp(qa, qb, ar);
+    return out;
+}
+
+ossa_transform ossa_clip_sample_joint(const ossa_clip *clip, int joint, float t_s,
+                                      ossa_rotation_interp rotation_interp)
+{
+    uint32_t f0;
+    float alpha;
+    locate(clip, t_s, &f0, &alpha);
+    const float *frames = ossai_clip_frames(clip);
+    const uint32_t n = ossai_clip_frame_floats(clip);
+    const float *a = frames + (size_t)f0 * n;
+    const float *b = clip->frame_count > 1 ? a + n : a;
+    return sample_joint(clip, a, b, (uint32_t)joint, alpha, rotation_interp);
+}
+
+ossa_result ossa_sampling_job_validate(const ossa_sampling_job *job)
+{
+    if (!job || !job->clips)
+        return OSSA_ERR_MISSING_INPUT;
+    if (job->clip_count < 1)
+        return OSSA_ERR_INPUT_TOO_SMALL;
+    for (int k = 0; k < job->clip_count; ++k)
+        if (!job->clips[k])
+            return OSSA_ERR_MISSING_INPUT;
+    const uint32_t joints = job->clips[0]->joint_count;
+    for (int k = 1; k < job->clip_count; ++k)
+        if (job->clips[k]->joint_count != joints)
+            return OSSA_ERR_COUNT_MISMATCH;
+    if (!job->time_s)
+        return OSSA_ERR_MISSING_INPUT;
+    if (job->time_count < 1)
+        return OSSA_ERR_INPUT_TOO_SMALL;
+    const int n = job->time_count;
+    if (job->clip_index && job->clip_index_count < n)
+        return OSSA_ERR_INPUT_TOO_SMALL;
+    int begin = job->instance_begin, end = job->instance_end;
+    if (begin == 0 && end == 0)
+        end = n;
+    if (begin < 0 || end > n || begin > end)
+        return OSSA_ERR_BAD_RANGE;
+    if (job->clip_index)
+        for (int i = begin; i < end; ++i)
+            if (job->clip_index[i] >= job->clip_count)
+                return OSSA_ERR_BAD_INDEX;
+    if ((unsigned)job->wrap >= OSSA_WRAP_COUNT ||
+        (unsigned)job->rotation_interp >= OSSA_ROTATION_COUNT)
+        return OSSA_ERR_BAD_ARGUMENT;
+    if (!job->output)
+        return OSSA_ERR_MISSING_OUTPUT;
+    if ((int64_t)job->output_count < (int64_t)n * joints)
+        return OSSA_ERR_OUTPUT_TOO_SMALL;
+    return OSSA_OK;
+}
+
+ossa_result ossa_sampling_job_run(const ossa_sampling_job *job)
+{
+    ossa_result r = ossa_sampling_job_validate(job);
+    if (r != OSSA_OK)
+        return r;
+    int begin = job->instance_begin, end = job->instance_end;
+    if (begin == 0 && end == 0)
+        end = job->time_count;
+    const uint32_t joints = job->clips[0]->joint_count;
+    for (int i = begin; i < end; ++i) {
+        const ossa_clip *clip = job->clips[job->clip_index ? job->clip_index[i] : 0];
+        float t = ossa_clip_time(job->wrap, clip->duration, job->time_s[i]);
+        uint32_t f0;
+        float alpha;
+        locate(clip, t, &f0, &alpha);
+        const uint32_t n = ossai_clip_frame_floats(clip);
+        const float *a = ossai_clip_frames(clip) + (size_t)f0 * n;
+        const float *b = clip->frame_count > 1 ? a + n : a;
+        ossa_transform *out = job->output + (size_t)i * joints;
+        for (uint32_t j = 0; j < joints; ++j)
+            out[j] = sample_joint(clip, a, b, j, alpha, job->rotation_interp);
+    }
+    return OSSA_OK;
+}

@@ -1,0 +1,145 @@
+/* skeleton.c - accessors for the runtime skeleton and its validator. */
+#include <math.h>
+#include <string.h>
+
+#include "format.h"
+#include "math_internal.h"
+#include "validate_internal.h"
+
+int ossa_skeleton_joint_count(const ossa_skeleton *skeleton)
+{
+    return (int)skeleton->joint_count;
+}
+
+const uint16_t *ossa_skeleton_parents(const ossa_skeleton *skeleton)
+{
+    return (const uint16_t *)(const void *)((const char *)skeleton + skeleton->parents_offset);
+}
+
+const ossa_transform *ossa_skeleton_rest_pose(const ossa_skeleton *skeleton)
+{
+    return (const ossa_transform *)(const void *)((const char *)skeleton +
+                                                  skeleton->rest_offset);
+}
+
+static const uint32_t *name_offsets(const ossa_skeleton *skeleton)
+{
+    return (const uint32_t *)(const void *)((const char *)skeleton + skeleton->names_offset);
+}
+
+const char *ossa_skeleton_joint_name(const ossa_skeleton *skeleton, int joint)
+{
+    if (joint < 0 || (uint32_t)joint >= skeleton->joint_count)
+        return NULL;
+    return (const char *)skeleton + skeleton->strings_offset + name_offsets(skeleton)[joint];
+}
+
+int ossa_skeleton_find_joint(const ossa_skeleton *skeleton, const char *name)
+{
+    if (!name)
+        return -1;
+    for (uint32_t i = 0; i < skeleton->joint_count; ++i)
+        if (strcmp(ossa_skeleton_joint_name(skeleton, (int)i), name) == 0)
+            return (int)i;
+    return -1;
+}
+
+bool ossa_skeleton_is_breadth_first(const ossa_skeleton *skeleton)
+{
+    return (skeleton->flags & OSSAI_SKELETON_BREADTH_FIRST) != 0;
+}
+
+int ossa_skeleton_max_depth(const ossa_skeleton *skeleton)
+{
+    return (int)skeleton->max_depth;
+}
+
+size_t ossa_skeleton_bytes(const ossa_skeleton *skeleton)
+{
+    return skeleton->bytes;
+}
+
+ossa_result ossa_skeleton_validate(const void *data, size_t bytes, const ossa_skeleton **out,
+                                   ossa_error *error)
+{
+    const char *where = "skeleton";
+    ossa_result r;
+    if (out)
+        *out = NULL;
+    if (!data)
+        return ossa_error_set(error, OSSA_ERR_MISSING_INPUT, -1, -1, "%s: no data", where);
+    if ((uintptr_t)data % OSSA_BLOB_MIN_ALIGNMENT != 0)
+        return ossa_error_set(error, OSSA_ERR_BLOB_ALIGNMENT, -1, 0,
+                              "%s: data is not %d-byte aligned", where,
+                              OSSA_BLOB_MIN_ALIGNMENT);
+    if (bytes < sizeof(ossa_skeleton))
+        return ossa_error_set(error, OSSA_ERR_BLOB_TRUNCATED, -1, 0,
+                              "%s: %zu bytes, shorter than its %zu-byte header", where, bytes,
+                              sizeof(ossa_skeleton));
+    const ossa_skeleton *s = (const ossa_skeleton *)data;
+    if (s->tag != OSSAI_TAG_SKELETON)
+        return ossa_error_set(error, OSSA_ERR_BLOB_SECTION, -1, 0,
+                              "%s: tag is 0x%08x, expected 'SKEL'", where, s->tag);
+    if (s->bytes > bytes || s->bytes < sizeof(ossa_skeleton))
+        return ossa_error_set(error, OSSA_ERR_BLOB_SIZE, -1, 4,
+                              "%s: field bytes = %u but the section holds %zu", where, s->bytes,
+                              bytes);
+    if (s->joint_count == 0 || s->joint_count > OSSA_MAX_JOINTS)
+        return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, -1, 8,
+                              "%s: joint_count = %u, must be 1..%d", where, s->joint_count,
+                              OSSA_MAX_JOINTS);
+    if (s->flags & ~OSSAI_SKELETON_BREADTH_FIRST)
+        return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, -1, 12,
+                              "%s: unknown flags 0x%x", where, s->flags);
+    const uint64_t n = s->joint_count, limit = s->bytes;
+    if ((r = ossai_check_array(limit, s->parents_offset, n, 2, 16, where, "parents", error)))
+        return r;
+    if ((r = ossai_check_array(limit, s->rest_offset, n, sizeof(ossa_transform), 16, where,
+                               "rest pose", error)))
+        return r;
+    if ((r = ossai_check_array(limit, s->names_offset, n, 4, 4, where, "name offsets", error)))
+        return r;
+    if ((r = ossai_check_array(limit, s->strings_offset, s->strings_bytes, 1, 1, where,
+                               "names", error)))
+        return r;
+    if (s->strings_bytes == 0 ||
+        ((const char *)s)[s->strings_offset + s->strings_bytes - 1] != '\0')
+        return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, -1, s->strings_offset,
+                              "%s: the name table does not end with a NUL", where);
+
+    const uint16_t *parents = ossa_skeleton_parents(s);
+    const ossa_transform *rest = ossa_skeleton_rest_pose(s);
+    const uint32_t *names = name_offsets(s);
+    /* max_depth is informational (written by the builder, shown by tools):
+     * recomputing it needs per-joint scratch or quadratic time, so it is only
+     * bounded here. */
+    if (s->max_depth >= n)
+        return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, -1, 16,
+                              "%s: max_depth = %u but there are only %u joints", where,
+                              s->max_depth, s->joint_count);
+    for (uint32_t i = 0; i < n; ++i) {
+        uint16_t p = parents[i];
+        if (p != OSSA_NO_PARENT && p >= i)
+            return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, (int)i,
+                                  s->parents_offset + 2 * (int64_t)i,
+                                  "%s: joint %u has parent %u, parents must come first", where,
+                                  i, p);
+        if (names[i] >= s->strings_bytes)
+            return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, (int)i,
+                                  s->names_offset + 4 * (int64_t)i,
+                                  "%s: joint %u's name offset %u is past the %u-byte name table",
+                                  where, i, names[i], s->strings_bytes);
+        const ossa_transform *t = &rest[i];
+        float qlen = sqrtf(t->rotation.x * t->rotation.x + t->rotation.y * t->rotation.y +
+                           t->rotation.z * t->rotation.z + t->rotation.w * t->rotation.w);
+        if (!ossai_isfinite3(t->translation) || !ossai_isfinite3(t->scale) ||
+            !(fabsf(qlen - 1.0f) <= OSSAI_UNIT_TOLERANCE))
+            return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, (int)i,
+                                  s->rest_offset + (int64_t)sizeof(ossa_transform) * i,
+                                  "%s: joint %u's rest transform is not finite or its "
+                                  "rotation is not a unit quaternion", where, i);
+    }
+    if (out)
+        *out = s;
+    return OSSA_OK;
+}

@@ -1,0 +1,70 @@
+/* blob_fuzz.c - fuzz target for the blob loader: any bytes either fail to
+ * open with an error, or open and are then safe to use in full (every joint
+ * name read, every clip sampled, the hierarchy walked). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ossa/ossa.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void use(const ossa_blob *blob)
+{
+    const ossa_skeleton *s = blob->skeleton;
+    int joints = s ? ossa_skeleton_joint_count(s) : 0;
+    size_t total = 0;
+    for (int j = 0; j < joints; ++j)
+        total += strlen(ossa_skeleton_joint_name(s, j));
+    (void)total;
+    for (int c = 0; c < blob->clip_count; ++c) {
+        const ossa_clip *clip = ossa_blob_clip(blob, c);
+        int n = ossa_clip_joint_count(clip);
+        float d = ossa_clip_duration(clip);
+        const float times[] = {-1.0f, 0.0f, 0.37f * d, d, 2.5f * d + 0.1f};
+        ossa_transform *out = malloc(sizeof(ossa_transform) * (size_t)n * 5);
+        ossa_sampling_job job;
+        memset(&job, 0, sizeof job);
+        job.clips = &clip;
+        job.clip_count = 1;
+        job.time_s = times;
+        job.time_count = 5;
+        job.wrap = (ossa_wrap)(c % OSSA_WRAP_COUNT);
+        job.output = out;
+        job.output_count = n * 5;
+        (void)ossa_sampling_job_run(&job);
+        if (s && n == joints) {
+            ossa_mat34 *model = malloc(sizeof(ossa_mat34) * (size_t)n * 5);
+            ossa_local_to_model_job l2m;
+            memset(&l2m, 0, sizeof l2m);
+            l2m.parents = ossa_skeleton_parents(s);
+            l2m.joint_count = n;
+            l2m.local = out;
+            l2m.local_count = n * 5;
+            l2m.instance_count = 5;
+            l2m.model = model;
+            l2m.model_count = n * 5;
+            (void)ossa_local_to_model_job_run(&l2m);
+            free(model);
+        }
+        free(out);
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    /* The loader wants aligned memory, as a real load provides. */
+    void *copy = aligned_alloc(64, (size + 63) / 64 * 64 + 64);
+    if (!copy)
+        return 0;
+    if (size)
+        memcpy(copy, data, size);
+    ossa_blob blob;
+    ossa_error error;
+    /* Structure first without the checksum, so the fuzzer reaches past it. */
+    if (ossa_blob_open(&blob, copy, size, OSSA_BLOB_SKIP_CHECKSUM, &error) == OSSA_OK)
+        use(&blob);
+    (void)ossa_blob_open(&blob, copy, size, OSSA_BLOB_DEFAULT, &error);
+    free(copy);
+    return 0;
+}

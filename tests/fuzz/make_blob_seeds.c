@@ -1,0 +1,87 @@
+/* make_blob_seeds.c - writes the seed corpus for blob_fuzz: small valid
+ * blobs (a skeleton alone, skeleton + clips with STEP tracks, clips alone)
+ * and a few broken ones. Run by hand: make_blob_seeds DIR. */
+#include <stdio.h>
+#include <string.h>
+
+#include "ossa/pipeline.h"
+
+static int write(const char *dir, const char *name, const void *data, size_t bytes)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(data, 1, bytes, f) != bytes) {
+        perror(path);
+        return 1;
+    }
+    return fclose(f) != 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: make_blob_seeds DIR\n");
+        return 2;
+    }
+    const char *dir = argv[1];
+    ossa_raw_joint joints[4] = {
+        {"root", -1, {{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}}},
+        {"a", 0, {{0, 1, 0}, {0, 0, 0, 1}, {1, 1, 1}}},
+        {"b", 1, {{0, 1, 0}, {0, 0.7071068f, 0, 0.7071068f}, {1, 1, 1}}},
+        {"c", 0, {{1, 0, 0}, {0, 0, 0, 1}, {2, 2, 2}}},
+    };
+    ossa_raw_skeleton raw = {joints, 4};
+    ossa_skeleton *skeleton = NULL;
+    ossa_error e;
+    if (ossa_skeleton_build(&raw, NULL, &skeleton, NULL, &e)) {
+        fprintf(stderr, "%s\n", e.message);
+        return 1;
+    }
+    float times[3] = {0.0f, 0.5f, 1.0f};
+    ossa_float3 t[3] = {{0, 1, 0}, {0, 1.5f, 0}, {0, 1, 0}};
+    ossa_quat q[3] = {{0, 0, 0, 1}, {0, 0, 0.3826834f, 0.9238795f}, {0, 0, 0, 1}};
+    ossa_raw_joint_track tracks[2] = {
+        {"a", {times, t, NULL, NULL, 3, OSSA_INTERP_LINEAR},
+         {times, q, NULL, NULL, 3, OSSA_INTERP_LINEAR}, {0}},
+        {"c", {times, t, NULL, NULL, 3, OSSA_INTERP_STEP}, {0}, {0}},
+    };
+    ossa_raw_clip raw_clip = {"wave", 0.0f, tracks, 2};
+    ossa_clip_build_options options = {0};
+    options.rate = 4.0f;
+    ossa_clip *clip = NULL;
+    if (ossa_clip_build(&raw_clip, skeleton, &options, &clip, NULL, &e)) {
+        fprintf(stderr, "%s\n", e.message);
+        return 1;
+    }
+    const ossa_clip *clips[2] = {clip, clip};
+    int failed = 0;
+    struct {
+        const char *name;
+        ossa_blob_contents contents;
+    } seeds[] = {
+        {"skeleton", {skeleton, NULL, 0, NULL, 0}},
+        {"skeleton_clip", {skeleton, clips, 1, NULL, 0}},
+        {"skeleton_two_clips", {skeleton, clips, 2, NULL, 0}},
+        {"clip_only", {NULL, clips, 1, NULL, 0}},
+        {"empty", {NULL, NULL, 0, NULL, 0}},
+    };
+    for (size_t i = 0; i < sizeof seeds / sizeof seeds[0]; ++i) {
+        void *data;
+        size_t bytes;
+        if (ossa_blob_write_memory(&seeds[i].contents, NULL, &data, &bytes, &e)) {
+            fprintf(stderr, "%s\n", e.message);
+            return 1;
+        }
+        failed |= write(dir, seeds[i].name, data, bytes);
+        if (i == 1) {
+            failed |= write(dir, "truncated", data, bytes / 2);
+            ((unsigned char *)data)[bytes / 3] ^= 0x40;
+            failed |= write(dir, "bit_flip", data, bytes);
+        }
+        ossa_free(NULL, data);
+    }
+    ossa_clip_free(clip, NULL);
+    ossa_skeleton_free(skeleton, NULL);
+    return failed;
+}

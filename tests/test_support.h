@@ -1,0 +1,75 @@
+/* test_support.h - shared by the tests: a deterministic random generator,
+ * random hierarchies and transforms, double-precision reference maths (the
+ * independent expectation fast paths are compared with), the model folder,
+ * and an allocator that fails on request. */
+#ifndef OSSA_TEST_SUPPORT_H
+#define OSSA_TEST_SUPPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ossa/allocator.h"
+#include "ossa/math.h"
+
+/* ---- random numbers (PCG32), deterministic for a seed ---- */
+typedef struct ts_rng {
+    uint64_t state;
+} ts_rng;
+
+ts_rng ts_rng_make(uint64_t seed);
+uint32_t ts_u32(ts_rng *r);
+/* Uniform in [0, n). */
+int ts_int(ts_rng *r, int n);
+/* Uniform in [lo, hi). */
+double ts_uniform(ts_rng *r, double lo, double hi);
+/* Uniformly distributed unit quaternion. */
+ossa_quat ts_quat(ts_rng *r);
+typedef enum ts_scale { TS_SCALE_ONE, TS_SCALE_UNIFORM, TS_SCALE_ANY } ts_scale;
+/* Random transform: translation in [-1, 1]^3, random rotation, scale per mode
+ * in [0.5, 2]. */
+ossa_transform ts_transform(ts_rng *r, ts_scale scale);
+/* Random parents for n joints with parents[i] < i (several roots when
+ * roots > 1; joint 0 is always a root). */
+void ts_parents(ts_rng *r, int n, int roots, uint16_t *parents);
+
+/* ---- double precision reference ---- */
+typedef struct ts_dmat {
+    double m[3][4];
+} ts_dmat;
+typedef struct ts_dquat {
+    double x, y, z, w;
+} ts_dquat;
+
+ts_dmat ts_dmat_identity(void);
+ts_dmat ts_dmat_from_transform(ossa_transform t);
+ts_dmat ts_dmat_from_mat34(const ossa_mat34 *m);
+ts_dmat ts_dmat_mul(const ts_dmat *a, const ts_dmat *b);
+ts_dmat ts_dmat_inverse(const ts_dmat *m);
+/* Largest absolute difference between a float matrix and a reference. */
+double ts_mat_diff(const ossa_mat34 *a, const ts_dmat *b);
+ts_dquat ts_dquat_from(ossa_quat q);
+ts_dquat ts_dquat_mul(ts_dquat a, ts_dquat b);
+ts_dquat ts_dquat_normalize(ts_dquat q);
+/* Angle in radians between two rotations (sign-insensitive). */
+double ts_quat_angle(ossa_quat a, ts_dquat b);
+
+/* ---- files ---- */
+/* The folder with the shared real models ($OSSA_MODELS, else the build's
+ * default ../shared/models), or NULL when it does not exist. */
+const char *ts_models_dir(void);
+/* path = dir/name in a static buffer; NULL if the file does not exist. */
+const char *ts_model_path(const char *name);
+/* A fresh temporary directory for this process (created once). */
+const char *ts_temp_dir(void);
+
+/* ---- allocation failure injection ---- */
+typedef struct ts_failing_allocator {
+    ossa_allocator allocator; /* pass &x.allocator */
+    int fail_at;              /* the n-th allocation (0-based) fails; -1 never */
+    int count;                /* allocations attempted */
+    int live;                 /* allocations not yet freed */
+} ts_failing_allocator;
+
+void ts_failing_allocator_init(ts_failing_allocator *a, int fail_at);
+
+#endif /* OSSA_TEST_SUPPORT_H */

@@ -1,0 +1,50 @@
+/* cli.h - helpers shared by the ossa tool's commands: option parsing,
+ * timing, medians, progress and messages. */
+#ifndef OSSA_CLI_H
+#define OSSA_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A command: ossa NAME ARGS... ; argv[0] is the command's name. Returns the
+ * process exit code (0 success, 1 failure, 2 usage error). */
+typedef int (*cli_command_fn)(int argc, char **argv);
+
+/* Monotonic time in nanoseconds. */
+uint64_t cli_now_ns(void);
+/* Median of n values (sorts values in place); 0 for n == 0. */
+double cli_median(double *values, size_t n);
+
+/* True when arg is --name or -short (short may be NULL). */
+bool cli_is(const char *arg, const char *name, const char *short_name);
+/* Parses the value following option argv[*i] into *out, advancing *i.
+ * Prints a usage error and returns false when missing or malformed. */
+bool cli_int_arg(int argc, char **argv, int *i, int min, int max, int *out);
+bool cli_float_arg(int argc, char **argv, int *i, float min, float max, float *out);
+bool cli_string_arg(int argc, char **argv, int *i, const char **out);
+
+/* Progress on stderr: a rewritten line on a terminal, else a line every 10%. */
+typedef struct cli_progress {
+    const char *what;
+    long total;
+    int last_tenth;
+    bool tty;
+    uint64_t start_ns;
+} cli_progress;
+void cli_progress_begin(cli_progress *p, const char *what, long total);
+void cli_progress_step(cli_progress *p, long done);
+void cli_progress_end(cli_progress *p);
+
+/* "ossa CMD: message" on stderr. */
+void cli_error(const char *command, const char *format, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Memory that must be aligned (SIMD, blobs); exits with a message on failure. */
+void *cli_alloc(size_t bytes);
+void cli_free(void *p);
+
+#endif /* OSSA_CLI_H */
