@@ -15,6 +15,9 @@ static const command commands[] = {
     {"demo", cmd_demo, "animate a crowd of the default (or a given) character, print timings"},
     {"build", cmd_build, "build a .ossa blob (--default: the embedded character)"},
     {"info", cmd_info, "show what a .ossa blob holds, or why it is invalid"},
+#ifdef OSSA_HAVE_BENCH
+    {"bench", cmd_bench, "the seeds' experiments, before vs after, side by side"},
+#endif
 
 };
 

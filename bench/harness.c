@@ -1,0 +1,185 @@
+/* harness.c - interleaved timing, medians and reports for the benchmarks. */
+#include "harness.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+int bench_parse_option(int argc, char **argv, int *i, bench_options *o)
+{
+    const char *a = argv[*i];
+    if (cli_is(a, "--frames", NULL))
+        return cli_int_arg(argc, argv, i, 0, 10000000, &o->frames) ? 1 : -1;
+    if (cli_is(a, "--warmup", NULL))
+        return cli_int_arg(argc, argv, i, 0, 1000000, &o->warmup) ? 1 : -1;
+    if (cli_is(a, "--threads", "-j"))
+        return cli_int_arg(argc, argv, i, 1, 1024, &o->threads) ? 1 : -1;
+    if (cli_is(a, "--variant", NULL))
+        return cli_string_arg(argc, argv, i, &o->variant) ? 1 : -1;
+    if (cli_is(a, "--model", NULL))
+        return cli_string_arg(argc, argv, i, &o->model) ? 1 : -1;
+    if (cli_is(a, "--list-variants", NULL)) {
+        o->list = true;
+        return 1;
+    }
+    if (cli_is(a, "--json", NULL)) {
+        o->json = true;
+        return 1;
+    }
+    return 0;
+}
+
+const char *bench_common_help(void)
+{
+    return "  --frames N      timed frames per variant\n"
+           "  --warmup N      untimed frames per variant first (default 5)\n"
+           "  --variant NAME  run only this variant (for valgrind counts)\n"
+           "  --list-variants print the variant names\n"
+           "  --json          JSON on stdout instead of the table\n";
+}
+
+static bool selected(const bench_variant *v, const bench_options *o)
+{
+    return !o->variant || strcmp(o->variant, v->name) == 0;
+}
+
+int bench_run(bench_variant *variants, int count, const bench_options *o)
+{
+    if (o->list) {
+        for (int v = 0; v < count; ++v)
+            printf("%s\n", variants[v].name);
+        return 0;
+    }
+    int chosen = 0;
+    for (int v = 0; v < count; ++v) {
+        variants[v].frames_run = 0;
+        variants[v].median_ns = variants[v].min_ns = 0.0;
+        chosen += selected(&variants[v], o);
+    }
+    if (chosen == 0) {
+        fprintf(stderr, "ossa bench: no variant named '%s'; the variants are:", o->variant);
+        for (int v = 0; v < count; ++v)
+            fprintf(stderr, " %s", variants[v].name);
+        fputc('\n', stderr);
+        return 0;
+    }
+    const int frames = o->frames;
+    double **samples = calloc((size_t)count, sizeof *samples);
+    for (int v = 0; v < count; ++v)
+        samples[v] = malloc(sizeof(double) * (size_t)(frames > 0 ? frames : 1));
+    for (int w = 0; w < o->warmup && frames > 0; ++w)
+        for (int v = 0; v < count; ++v)
+            if (selected(&variants[v], o))
+                variants[v].run(variants[v].context);
+    cli_progress progress;
+    if (!o->json && frames > 0)
+        cli_progress_begin(&progress, "frames", frames);
+    for (int f = 0; f < frames; ++f) {
+        for (int v = 0; v < count; ++v) {
+            if (!selected(&variants[v], o))
+                continue;
+            uint64_t t0 = cli_now_ns();
+            variants[v].run(variants[v].context);
+            samples[v][f] = (double)(cli_now_ns() - t0);
+        }
+        if (!o->json)
+            cli_progress_step(&progress, f + 1);
+    }
+    if (!o->json && frames > 0)
+        cli_progress_end(&progress);
+    for (int v = 0; v < count; ++v) {
+        if (!selected(&variants[v], o))
+            continue;
+        variants[v].frames_run = frames;
+        variants[v].median_ns = cli_median(samples[v], (size_t)frames);
+        variants[v].min_ns = frames > 0 ? samples[v][0] : 0.0; /* sorted by the median */
+    }
+    for (int v = 0; v < count; ++v)
+        free(samples[v]);
+    free(samples);
+    return chosen;
+}
+
+static void print_json_string(const char *s)
+{
+    putchar('"');
+    for (; s && *s; ++s) {
+        if (*s == '"' || *s == '\\')
+            printf("\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            printf("\\u%04x", *s);
+        else
+            putchar(*s);
+    }
+    putchar('"');
+}
+
+void bench_print(const bench_report *r, const bench_variant *variants, int count,
+                 const bench_options *o)
+{
+    const bench_variant *base = &variants[r->baseline];
+    const bool have_base = base->frames_run > 0 && base->median_ns > 0.0;
+    if (o->json) {
+        printf("{\"title\": ");
+        print_json_string(r->title);
+        printf(", \"element\": ");
+        print_json_string(r->element);
+        printf(", \"elements_per_frame\": %.0f, \"frames\": %d, \"variants\": [",
+               r->elements_per_frame, o->frames);
+        int first = 1;
+        for (int v = 0; v < count; ++v) {
+            const bench_variant *x = &variants[v];
+            if (!x->frames_run)
+                continue;
+            printf("%s\n  {\"name\": ", first ? "" : ",");
+            print_json_string(x->name);
+            printf(", \"label\": ");
+            print_json_string(x->label);
+            printf(", \"median_ms\": %.6f, \"min_ms\": %.6f, \"ns_per_%s\": %.4f",
+                   x->median_ns * 1e-6, x->min_ns * 1e-6, r->element,
+                   x->median_ns / r->elements_per_frame);
+            if (have_base)
+                printf(", \"speedup_vs_%s\": %.4f", base->name, base->median_ns / x->median_ns);
+            if (x->seed_ms >= 0)
+                printf(", \"seed_ms\": %.3f", x->seed_ms);
+            printf("}");
+            first = 0;
+        }
+        printf("\n]}\n");
+        return;
+    }
+    printf("\n%s\n", r->title);
+    printf("%-46s %10s %10s %9s %9s\n", "variant", "median ms", r->element ? "ns/elem" : "",
+           "speedup", "seed ms");
+    for (int v = 0; v < count; ++v) {
+        const bench_variant *x = &variants[v];
+        if (!x->frames_run)
+            continue;
+        char speed[32] = "", seed[32] = "";
+        if (have_base)
+            snprintf(speed, sizeof speed, "%.2fx", base->median_ns / x->median_ns);
+        if (x->seed_ms >= 0)
+            snprintf(seed, sizeof seed, "%.2f", x->seed_ms);
+        printf("%-46s %10.3f %10.3f %9s %9s\n", x->label, x->median_ns * 1e-6,
+               x->median_ns / r->elements_per_frame, speed, seed);
+    }
+    printf("(median of %d interleaved frames per variant; ns/elem = ns per %s; speedup is "
+           "relative to '%s'",
+           o->frames, r->element, base->name);
+    if (r->seed_note)
+        printf(";\n seed figures: %s", r->seed_note);
+    printf(")\n");
+    if (r->note)
+        printf("%s\n", r->note);
+}
+
+void bench_consume(const void *p, size_t bytes)
+{
+    /* An opaque read the optimiser cannot see through. */
+    static volatile unsigned char sink;
+    const unsigned char *c = (const unsigned char *)p;
+    if (bytes)
+        sink = (unsigned char)(sink ^ c[0] ^ c[bytes - 1]);
+}

@@ -1,0 +1,67 @@
+/* ossa/skinning_job.h - palette + bind-pose stream -> skinned stream (stage 5).
+ *
+ * For each vertex in the range, the weighted sum of its influences' palette
+ * matrices transforms the position (w = 1), the normal (w = 0) and the
+ * tangent (w carried through). One specialised loop per influence count, no
+ * per-vertex branch. Normals are transformed by the blended matrix itself
+ * (exact for rotations and uniform scale) and are not renormalised.
+ * Paths: portable C, SSE, AVX2 and AVX-512, chosen at run time from what the
+ * CPU supports (OSSA_SKINNING_AUTO); building with OSSA_NO_SIMD, or setting
+ * the environment variable OSSA_SIMD=none|sse|avx2, limits the choice. Every
+ * path is tested against a double-precision reference.
+ * The job holds no state and allocates nothing; disjoint vertex ranges of one
+ * output may run on different threads. */
+#ifndef OSSA_SKINNING_JOB_H
+#define OSSA_SKINNING_JOB_H
+
+#include <stddef.h>
+
+#include "math.h"
+#include "mesh.h"
+#include "result.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum ossa_skinning_path {
+    OSSA_SKINNING_AUTO = 0, /* default: the fastest path this CPU supports */
+    OSSA_SKINNING_SCALAR,
+    OSSA_SKINNING_SSE,
+    OSSA_SKINNING_AVX2,
+    OSSA_SKINNING_AVX512,
+    OSSA_SKINNING_PATH_COUNT
+} ossa_skinning_path;
+
+typedef struct ossa_skinning_job {
+    const ossa_mesh *mesh; /* required */
+    /* One matrix per skin joint of the mesh (ossa_palette_job's output for
+     * this character), 16-byte aligned. */
+    const ossa_mat34 *palette;
+    int palette_count;
+    /* Runtime vertices to skin: [vertex_begin, vertex_end); 0, 0 means all. */
+    int vertex_begin;
+    int vertex_end;
+    /* Skinned stream, same layout as the mesh's bind stream: vertex v at
+     * output + v * stride. 16-byte aligned; output_bytes >= vertex_count *
+     * stride. Only the range is written. */
+    void *output;
+    size_t output_bytes;
+    ossa_skinning_path path; /* default OSSA_SKINNING_AUTO */
+} ossa_skinning_job;
+
+ossa_result ossa_skinning_job_validate(const ossa_skinning_job *job);
+ossa_result ossa_skinning_job_run(const ossa_skinning_job *job);
+
+/* The path OSSA_SKINNING_AUTO resolves to on this machine. */
+ossa_skinning_path ossa_skinning_best_path(void);
+/* Whether this machine (and build) can run a path. */
+bool ossa_skinning_path_supported(ossa_skinning_path path);
+/* "scalar", "sse", "avx2", "avx512" ("auto" for OSSA_SKINNING_AUTO). */
+const char *ossa_skinning_path_name(ossa_skinning_path path);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OSSA_SKINNING_JOB_H */
