@@ -9,6 +9,10 @@ typedef struct ossa_bench_entry {
     const char *summary;
 } ossa_bench_entry;
 
+/* The benchmarks (one file each). */
+int bench_frame(int argc, char **argv);
+int bench_locality(int argc, char **argv);
+
 /* The registered benchmarks; *count receives their number. */
 const ossa_bench_entry *ossa_bench_list(int *count);
 

@@ -4,6 +4,8 @@
 #include <stddef.h>
 
 static const ossa_bench_entry entries[] = {
+    {"frame", bench_frame, "a full crowd frame per stage, lanes vs reference; scaling sweep"},
+    {"locality", bench_locality, "seed 003: pointers vs arrays, packed particles, hot/cold"},
     {NULL, NULL, NULL},
 };
 

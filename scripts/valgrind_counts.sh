@@ -45,8 +45,9 @@ total() {
     ' "$2"
 }
 
-run() { # run TOOL FRAMES VARIANT -> output file path
+run() { # run TOOL FRAMES VARIANT [bench options...] -> output file path
     local tool=$1 f=$2 v=$3 file="$tmp/$1.$3.$2"
+    shift 3
     local opts=(--tool="$tool" --"$tool"-out-file="$file")
     [ "$tool" = cachegrind ] && opts+=(--cache-sim=yes $caches)
     valgrind -q "${opts[@]}" "$ossa" bench "$bench" --variant "$v" --warmup 0 --frames "$f" \

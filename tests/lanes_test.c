@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lane_internal.h"
 #include "ossa/ossa.h"
 #include "ossa/pipeline.h"
 #include "test_support.h"
@@ -250,6 +251,12 @@ static void check_sampling(const character *ch, ts_rng *rng, ossa_lane_path path
     lj.output = lanes;
     lj.output_count = floats;
     CHECK_RESULT(ossa_lane_sampling_job_run(&lj), OSSA_OK);
+    /* the gathering kernel (where the path has one) computes the same bits */
+    float *gathered = lane_alloc(floats);
+    lj.output = gathered;
+    CHECK_RESULT(ossai_lane_sampling_job_run_with(&lj, 1), OSSA_OK);
+    CHECK(memcmp(gathered, lanes, floats * sizeof(float)) == 0);
+    free(gathered);
     double worst = 0;
     int exact_keys = 1;
     for (int c = 0; c < characters; ++c)

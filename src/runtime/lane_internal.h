@@ -69,6 +69,9 @@ typedef struct ossai_lane_kernels {
     void (*blend)(const ossai_lane_blend_args *args);
     void (*local_to_model)(const ossai_lane_l2m_args *args);
     void (*palette)(const ossai_lane_palette_args *args);
+    /* sampling with gathers instead of transposes (AVX2, AVX-512; else NULL):
+     * kept to measure the two against each other (ossa bench frame) */
+    void (*sample_gather)(const ossai_lane_sample_args *args);
 } ossai_lane_kernels;
 
 extern const ossai_lane_kernels ossai_lane_kernels_portable;
@@ -85,6 +88,10 @@ const ossai_lane_kernels *ossai_lane_select(ossa_lane_path path, int width);
 
 /* Width after the 0 default, or 0 when it is not 4, 8 or 16. */
 int ossai_lane_resolve_width(int width);
+
+/* ossa_lane_sampling_job_run with the gathering kernel when `gather` is set
+ * and the path has one (the benchmark's comparison; results are the same). */
+ossa_result ossai_lane_sampling_job_run_with(const ossa_lane_sampling_job *job, int gather);
 
 /* Checks a batch range against batch_count and resolves 0, 0 to all. */
 ossa_result ossai_lane_range(int batch_begin, int batch_end, int batch_count, int *begin,

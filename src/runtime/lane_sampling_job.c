@@ -52,11 +52,18 @@ ossa_result ossa_lane_sampling_job_validate(const ossa_lane_sampling_job *job)
 
 ossa_result ossa_lane_sampling_job_run(const ossa_lane_sampling_job *job)
 {
+    return ossai_lane_sampling_job_run_with(job, 0);
+}
+
+ossa_result ossai_lane_sampling_job_run_with(const ossa_lane_sampling_job *job, int gather)
+{
     ossa_result r = ossa_lane_sampling_job_validate(job);
     if (r != OSSA_OK)
         return r;
     const int n = job->time_count, width = ossai_lane_resolve_width(job->width);
     const ossai_lane_kernels *kernels = ossai_lane_select(job->path, width);
+    void (*kernel)(const ossai_lane_sample_args *) =
+        gather && kernels->sample_gather ? kernels->sample_gather : kernels->sample;
     int begin, end;
     ossai_lane_range(job->batch_begin, job->batch_end, ossa_lane_batch_count(n, width), &begin,
                      &end);
@@ -81,7 +88,7 @@ ossa_result ossa_lane_sampling_job_run(const ossa_lane_sampling_job *job)
             args.steps[l] = (clip->flags & OSSAI_CLIP_HAS_STEP) ? ossai_clip_steps(clip) : NULL;
         }
         args.output = job->output + (size_t)b * batch_floats;
-        kernels->sample(&args);
+        kernel(&args);
     }
     return OSSA_OK;
 }

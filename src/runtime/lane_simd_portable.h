@@ -70,14 +70,5 @@ static inline void v_transpose(vf r[LANE_V])
         }
 }
 
-/* tile holds 12 rows of LANE_V lanes (a lane model joint); writes lane l's
- * matrix to out[l][k] for every lane with out[l] != NULL. */
-static inline void v_write_rows(const float *tile, ossa_mat34 *const *out, size_t k)
-{
-    for (int l = 0; l < LANE_V; ++l)
-        if (out[l])
-            for (int c = 0; c < 12; ++c)
-                out[l][k].m[c / 4][c % 4] = tile[c * LANE_V + l];
-}
 
 #endif /* OSSA_LANE_SIMD_PORTABLE_H */

@@ -2,7 +2,8 @@
 #ifndef OSSA_LANE_SIMD_SSE_H
 #define OSSA_LANE_SIMD_SSE_H
 
-#include "lane_simd_x86.h"
+#include <immintrin.h>
+#include <stdint.h>
 
 #define LANE_V 4
 
@@ -33,11 +34,6 @@ static inline vf v_negate_where(vf x, vm m)
 static inline void v_transpose(vf r[4])
 {
     _MM_TRANSPOSE4_PS(r[0], r[1], r[2], r[3]);
-}
-
-static inline void v_write_rows(const float *tile, ossa_mat34 *const *out, size_t k)
-{
-    x86_write_rows(tile, LANE_V, out, k);
 }
 
 #endif /* OSSA_LANE_SIMD_SSE_H */

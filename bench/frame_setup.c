@@ -1,0 +1,601 @@
+/* frame_setup.c - see frame_setup.h. */
+#include "frame_setup.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "lane_internal.h"
+
+#ifdef _OPENMP
+#include <omp.h>
+#define PARALLEL(s) _Pragma("omp parallel num_threads((s)->threads)")
+static int thread_id(void)
+{
+    return omp_get_thread_num();
+}
+static int thread_count(void)
+{
+    return omp_get_num_threads();
+}
+#else
+#define PARALLEL(s)
+static int thread_id(void)
+{
+    return 0;
+}
+static int thread_count(void)
+{
+    return 1;
+}
+#endif
+
+/* This thread's share [*begin, *end) of total items; false when empty (a
+ * 0, 0 range would mean "all" to a job). */
+static int share(int total, int *begin, int *end)
+{
+    const int t = thread_id(), n = thread_count();
+    *begin = (int)((int64_t)total * t / n);
+    *end = (int)((int64_t)total * (t + 1) / n);
+    return *begin < *end;
+}
+
+static void note(frame_scene *s, ossa_result r)
+{
+    if (r != OSSA_OK && s->result[thread_id()] == OSSA_OK)
+        s->result[thread_id()] = r;
+}
+
+/* ---- the character ---- */
+
+int frame_character_load(frame_character *c, const char *model, int synthetic_joints)
+{
+    memset(c, 0, sizeof *c);
+    ossa_error e;
+    if (model) {
+        ossa_blob blob;
+        if (ossa_blob_load_file(model, NULL, &blob, &c->blob_data, &e) != OSSA_OK) {
+            cli_error("bench frame", "%s", e.message);
+            return 0;
+        }
+        if (!blob.skeleton || blob.clip_count < 1) {
+            cli_error("bench frame", "%s: needs a skeleton and at least one clip (it has %s and "
+                      "%d clips)", model, blob.skeleton ? "a skeleton" : "no skeleton",
+                      blob.clip_count);
+            frame_character_free(c);
+            return 0;
+        }
+        c->skeleton = blob.skeleton;
+        c->clip_count = blob.clip_count;
+        c->clips = malloc(sizeof *c->clips * (size_t)blob.clip_count);
+        for (int k = 0; k < blob.clip_count; ++k)
+            c->clips[k] = ossa_blob_clip(&blob, k);
+        snprintf(c->description, sizeof c->description, "%s", model);
+    } else if (synthetic_joints > 0) {
+        if (synthetic_character_build(synthetic_joints, &c->synthetic, &e) != OSSA_OK) {
+            cli_error("bench frame", "%s", e.message);
+            return 0;
+        }
+        c->skeleton = c->synthetic.skeleton;
+        c->clip_count = SYNTHETIC_CLIP_COUNT;
+        c->clips = malloc(sizeof *c->clips * SYNTHETIC_CLIP_COUNT);
+        for (int k = 0; k < SYNTHETIC_CLIP_COUNT; ++k)
+            c->clips[k] = c->synthetic.clips[k];
+        snprintf(c->description, sizeof c->description, "synthetic %d-joint character",
+                 synthetic_joints);
+    } else {
+        if (ossa_default_character_build(&c->default_character, NULL, &e) != OSSA_OK) {
+            cli_error("bench frame", "default character: %s", e.message);
+            return 0;
+        }
+        c->skeleton = c->default_character.skeleton;
+        c->clip_count = OSSA_DEFAULT_CLIP_COUNT;
+        c->clips = malloc(sizeof *c->clips * OSSA_DEFAULT_CLIP_COUNT);
+        for (int k = 0; k < OSSA_DEFAULT_CLIP_COUNT; ++k)
+            c->clips[k] = c->default_character.clips[k];
+        snprintf(c->description, sizeof c->description, "default character");
+    }
+    c->joints = ossa_skeleton_joint_count(c->skeleton);
+    size_t bytes = 0;
+    for (int k = 0; k < c->clip_count; ++k)
+        bytes += ossa_clip_bytes(c->clips[k]);
+    const size_t used = strlen(c->description);
+    snprintf(c->description + used, sizeof c->description - used,
+             " (%d joints, %d clips, %.0f KiB of keys)", c->joints, c->clip_count,
+             (double)bytes / 1024.0);
+    return 1;
+}
+
+void frame_character_free(frame_character *c)
+{
+    free((void *)c->clips);
+    if (c->default_character.skeleton)
+        ossa_default_character_free(&c->default_character, NULL);
+    if (c->synthetic.skeleton)
+        synthetic_character_free(&c->synthetic);
+    ossa_free(NULL, c->blob_data);
+    memset(c, 0, sizeof *c);
+}
+
+/* ---- the scene ---- */
+
+static uint32_t hash(uint32_t x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    return x ^ (x >> 16);
+}
+
+static float unit(uint32_t seed)
+{
+    return (float)(hash(seed) >> 8) / 16777216.0f;
+}
+
+static void describe_character(const frame_scene *s, int i, ossa_character_desc *d)
+{
+    memset(d, 0, sizeof *d);
+    d->clip_a = s->clip_a[i];
+    d->clip_b = s->clip_b[i];
+    d->weight_b = s->weight_b[i];
+    d->time_s = s->time_a[i];
+    d->speed = 0.8f + 0.45f * unit((uint32_t)i * 8u + 5u);
+    const int side = (int)ceil(sqrt((double)s->characters));
+    d->position = (ossa_float3){2.0f * (float)(i % side), 0.0f, 2.0f * (float)(i / side)};
+    d->yaw_rad = 6.2831853f * unit((uint32_t)i * 8u + 6u);
+}
+
+static int spawn_crowd(frame_scene *s)
+{
+    for (int i = 0; i < s->characters; ++i) {
+        ossa_character_desc d;
+        describe_character(s, i, &d);
+        ossa_entity e;
+        ossa_result r = ossa_crowd_spawn(s->crowd, &d, &e);
+        if (r != OSSA_OK) {
+            cli_error("bench frame", "spawning character %d: %s", i, ossa_result_str(r));
+            return 0;
+        }
+    }
+    return 1;
+}
+
+int frame_scene_reset_crowd(frame_scene *s)
+{
+    ossa_crowd_desc d = {0};
+    d.skeleton = s->character->skeleton;
+    d.clips = s->character->clips;
+    d.clip_count = s->character->clip_count;
+    d.capacity = s->characters;
+    d.width = s->width;
+    d.path = s->path;
+    const size_t bytes = ossa_crowd_size(&d);
+    ossa_result r = ossa_crowd_init(&s->crowd, s->crowd_memory, bytes, &d);
+    if (r != OSSA_OK) {
+        cli_error("bench frame", "crowd: %s", ossa_result_str(r));
+        return 0;
+    }
+    return spawn_crowd(s);
+}
+
+int frame_scene_init(frame_scene *s, const frame_character *c, int characters, int threads,
+                     int width, ossa_lane_path path, unsigned parts)
+{
+    memset(s, 0, sizeof *s);
+    s->character = c;
+    s->characters = characters;
+    s->joints = c->joints;
+    s->threads = threads < 1 ? 1 : (threads > FRAME_MAX_THREADS ? FRAME_MAX_THREADS : threads);
+    s->width = width ? width : ossa_lane_width();
+    s->batches = ossa_lane_batch_count(characters, s->width);
+    s->path = path;
+    s->dt = 1.0f / 30.0f;
+    const size_t n = (size_t)characters, nj = n * (size_t)c->joints;
+    s->clip_a = cli_alloc(sizeof *s->clip_a * n);
+    s->clip_b = cli_alloc(sizeof *s->clip_b * n);
+    s->time_a = cli_alloc(sizeof *s->time_a * n);
+    s->time_b = cli_alloc(sizeof *s->time_b * n);
+    s->weight_a = cli_alloc(sizeof *s->weight_a * n);
+    s->weight_b = cli_alloc(sizeof *s->weight_b * n);
+    for (int i = 0; i < characters; ++i) { /* variety, deterministic */
+        const uint32_t k = (uint32_t)i * 8u;
+        s->clip_a[i] = (uint16_t)(hash(k) % (uint32_t)c->clip_count);
+        s->clip_b[i] = (uint16_t)((s->clip_a[i] + 1) % c->clip_count);
+        s->time_a[i] = s->time_b[i] = 3.0f * unit(k + 1);
+        s->weight_b[i] = unit(k + 2);
+        s->weight_a[i] = 1.0f - s->weight_b[i];
+    }
+    if (parts & FRAME_STAGED) {
+        s->pose_floats = ossa_lane_pose_floats(c->joints, characters, s->width);
+        s->model_floats = ossa_lane_model_floats(c->joints, characters, s->width);
+        s->lane_a = cli_alloc(sizeof(float) * s->pose_floats);
+        s->lane_b = cli_alloc(sizeof(float) * s->pose_floats);
+        s->lane_pose = cli_alloc(sizeof(float) * s->pose_floats);
+        s->lane_model = cli_alloc(sizeof(float) * s->model_floats);
+        s->pose_out = cli_alloc(sizeof(ossa_mat34) * nj);
+    }
+    if (parts & FRAME_REFERENCE) {
+        s->ref_a = cli_alloc(sizeof(ossa_transform) * nj);
+        s->ref_b = cli_alloc(sizeof(ossa_transform) * nj);
+        s->ref_pose = cli_alloc(sizeof(ossa_transform) * nj);
+        s->ref_model = cli_alloc(sizeof(ossa_mat34) * nj);
+    }
+    if (parts & FRAME_CROWD) {
+        ossa_crowd_desc d = {0};
+        d.skeleton = c->skeleton;
+        d.clips = c->clips;
+        d.clip_count = c->clip_count;
+        d.capacity = characters;
+        d.width = s->width;
+        d.path = path;
+        const size_t bytes = ossa_crowd_size(&d);
+        if (!bytes) {
+            cli_error("bench frame", "this character cannot make a crowd");
+            frame_scene_fini(s);
+            return 0;
+        }
+        s->crowd_memory = cli_alloc(bytes);
+        if (!frame_scene_reset_crowd(s)) {
+            frame_scene_fini(s);
+            return 0;
+        }
+        s->scratch_bytes = ossa_crowd_scratch_size(s->crowd);
+        for (int t = 0; t < s->threads; ++t)
+            s->scratch[t] = cli_alloc(s->scratch_bytes);
+    }
+    return 1;
+}
+
+void frame_scene_fini(frame_scene *s)
+{
+    void *blocks[] = {s->clip_a,    s->clip_b,     s->time_a,    s->time_b,   s->weight_a,
+                      s->weight_b,  s->lane_a,     s->lane_b,    s->lane_pose, s->lane_model,
+                      s->pose_out,  s->ref_a,      s->ref_b,     s->ref_pose, s->ref_model,
+                      s->crowd_memory};
+    for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; ++i)
+        cli_free(blocks[i]);
+    for (int t = 0; t < FRAME_MAX_THREADS; ++t)
+        cli_free(s->scratch[t]);
+    for (int k = 0; k < FRAME_STAGES; ++k) {
+        free(s->lanes_timing.ns[k]);
+        free(s->reference_timing.ns[k]);
+    }
+    memset(s, 0, sizeof *s);
+}
+
+ossa_result frame_scene_result(const frame_scene *s)
+{
+    for (int t = 0; t < FRAME_MAX_THREADS; ++t)
+        if (s->result[t] != OSSA_OK)
+            return s->result[t];
+    return OSSA_OK;
+}
+
+/* ---- reference stages: the readable jobs, instances split over threads ---- */
+
+static void ref_sample(frame_scene *s, int second)
+{
+    PARALLEL(s)
+    {
+        int begin, end;
+        if (share(s->characters, &begin, &end)) {
+            ossa_sampling_job j = {0};
+            j.clips = s->character->clips;
+            j.clip_count = s->character->clip_count;
+            j.clip_index = second ? s->clip_b : s->clip_a;
+            j.clip_index_count = s->characters;
+            j.time_s = second ? s->time_b : s->time_a;
+            j.time_count = s->characters;
+            j.instance_begin = begin;
+            j.instance_end = end;
+            j.output = second ? s->ref_b : s->ref_a;
+            j.output_count = s->characters * s->joints;
+            note(s, ossa_sampling_job_run(&j));
+        }
+    }
+}
+
+void frame_ref_sample(void *scene)
+{
+    ref_sample(scene, 0);
+}
+
+void frame_ref_sample_b(void *scene)
+{
+    ref_sample(scene, 1);
+}
+
+void frame_ref_blend(void *scene)
+{
+    frame_scene *s = scene;
+    PARALLEL(s)
+    {
+        int begin, end;
+        if (share(s->characters, &begin, &end)) {
+            ossa_blend_layer layers[2] = {{0}, {0}};
+            layers[0].pose = s->ref_a;
+            layers[0].pose_count = s->characters * s->joints;
+            layers[0].weights = s->weight_a;
+            layers[0].weight_count = s->characters;
+            layers[1] = layers[0];
+            layers[1].pose = s->ref_b;
+            layers[1].weights = s->weight_b;
+            ossa_blending_job j = {0};
+            j.layers = layers;
+            j.layer_count = 2;
+            j.rest_pose = ossa_skeleton_rest_pose(s->character->skeleton);
+            j.joint_count = s->joints;
+            j.instance_count = s->characters;
+            j.instance_begin = begin;
+            j.instance_end = end;
+            j.output = s->ref_pose;
+            j.output_count = s->characters * s->joints;
+            note(s, ossa_blending_job_run(&j));
+        }
+    }
+}
+
+void frame_ref_local_to_model(void *scene)
+{
+    frame_scene *s = scene;
+    PARALLEL(s)
+    {
+        int begin, end;
+        if (share(s->characters, &begin, &end)) {
+            ossa_local_to_model_job j = {0};
+            j.parents = ossa_skeleton_parents(s->character->skeleton);
+            j.joint_count = s->joints;
+            j.local = s->ref_pose;
+            j.local_count = s->characters * s->joints;
+            j.instance_count = s->characters;
+            j.instance_begin = begin;
+            j.instance_end = end;
+            j.model = s->ref_model;
+            j.model_count = s->characters * s->joints;
+            note(s, ossa_local_to_model_job_run(&j));
+        }
+    }
+}
+
+/* ---- lane stages: batches split over threads ---- */
+
+static void lane_sample(frame_scene *s, int second, int gather)
+{
+    PARALLEL(s)
+    {
+        int begin, end;
+        if (share(s->batches, &begin, &end)) {
+            ossa_lane_sampling_job j = {0};
+            j.clips = s->character->clips;
+            j.clip_count = s->character->clip_count;
+            j.clip_index = second ? s->clip_b : s->clip_a;
+            j.clip_index_count = s->characters;
+            j.time_s = second ? s->time_b : s->time_a;
+            j.time_count = s->characters;
+            j.width = s->width;
+            j.batch_begin = begin;
+            j.batch_end = end;
+            j.path = s->path;
+            j.output = second ? s->lane_b : s->lane_a;
+            j.output_count = s->pose_floats;
+            note(s, ossai_lane_sampling_job_run_with(&j, gather));
+        }
+    }
+}
+
+void frame_lane_sample(void *scene)
+{
+    lane_sample(scene, 0, 0);
+}
+
+void frame_lane_sample_b(void *scene)
+{
+    lane_sample(scene, 1, 0);
+}
+
+void frame_lane_sample_gather(void *scene)
+{
+    lane_sample(scene, 0, 1);
+}
+
+void frame_lane_blend(void *scene)
+{
+    frame_scene *s = scene;
+    PARALLEL(s)
+    {
+        int begin, end;
+        if (share(s->batches, &begin, &end)) {
+            ossa_lane_blend_layer layers[2] = {{0}, {0}};
+            layers[0].pose = s->lane_a;
+            layers[0].pose_count = s->pose_floats;
+            layers[0].weights = s->weight_a;
+            layers[0].weight_count = s->characters;
+            layers[1] = layers[0];
+            layers[1].pose = s->lane_b;
+            layers[1].weights = s->weight_b;
+            ossa_lane_blending_job j = {0};
+            j.layers = layers;
+            j.layer_count = 2;
+            j.rest_pose = ossa_skeleton_rest_pose(s->character->skeleton);
+            j.joint_count = s->joints;
+            j.character_count = s->characters;
+            j.width = s->width;
+            j.batch_begin = begin;
+            j.batch_end = end;
+            j.path = s->path;
+            j.output = s->lane_pose;
+            j.output_count = s->pose_floats;
+            note(s, ossa_lane_blending_job_run(&j));
+        }
+    }
+}
+
+void frame_lane_local_to_model(void *scene)
+{
+    frame_scene *s = scene;
+    PARALLEL(s)
+    {
+        int begin, end;
+        if (share(s->batches, &begin, &end)) {
+            ossa_lane_local_to_model_job j = {0};
+            j.parents = ossa_skeleton_parents(s->character->skeleton);
+            j.joint_count = s->joints;
+            j.local = s->lane_pose;
+            j.local_count = s->pose_floats;
+            j.character_count = s->characters;
+            j.width = s->width;
+            j.batch_begin = begin;
+            j.batch_end = end;
+            j.path = s->path;
+            j.model = s->lane_model;
+            j.model_count = s->model_floats;
+            note(s, ossa_lane_local_to_model_job_run(&j));
+        }
+    }
+}
+
+void frame_lane_pose_out(void *scene)
+{
+    frame_scene *s = scene;
+    PARALLEL(s)
+    {
+        int begin, end;
+        if (share(s->batches, &begin, &end)) {
+            ossa_lane_palette_job j = {0};
+            j.model = s->lane_model;
+            j.model_count = s->model_floats;
+            j.joint_count = s->joints;
+            j.character_count = s->characters;
+            j.width = s->width;
+            j.batch_begin = begin;
+            j.batch_end = end;
+            j.path = s->path;
+            j.palette = s->pose_out;
+            j.palette_count = s->characters * s->joints;
+            note(s, ossa_lane_palette_job_run(&j));
+        }
+    }
+}
+
+/* ---- the fused frame ---- */
+
+void frame_crowd(void *scene)
+{
+    frame_scene *s = scene;
+    int batches = 0;
+    note(s, ossa_crowd_begin_frame(s->crowd, s->dt, &batches));
+    PARALLEL(s)
+    {
+        int begin, end;
+        if (share(batches, &begin, &end))
+            note(s, ossa_crowd_update(s->crowd, begin, end, s->scratch[thread_id()],
+                                      s->scratch_bytes));
+    }
+    note(s, ossa_crowd_end_frame(s->crowd));
+}
+
+/* ---- staged frames, stage by stage ---- */
+
+static void record(frame_timing *t, const uint64_t *stamps, int stages)
+{
+    if (t->calls == t->capacity) {
+        const int capacity = t->capacity ? 2 * t->capacity : 256;
+        for (int k = 0; k < FRAME_STAGES; ++k)
+            t->ns[k] = realloc(t->ns[k], sizeof(double) * (size_t)capacity);
+        t->capacity = capacity;
+    }
+    for (int k = 0; k < FRAME_STAGES; ++k)
+        t->ns[k][t->calls] = k < stages ? (double)(stamps[k + 1] - stamps[k]) : 0.0;
+    t->calls++;
+}
+
+double frame_timing_median(const frame_timing *t, int stage, int calls)
+{
+    calls = calls < t->calls ? calls : t->calls;
+    if (calls <= 0)
+        return 0.0;
+    double *copy = malloc(sizeof(double) * (size_t)calls);
+    memcpy(copy, t->ns[stage] + (t->calls - calls), sizeof(double) * (size_t)calls);
+    const double median = cli_median(copy, (size_t)calls);
+    free(copy);
+    return median;
+}
+
+void frame_reference_staged(void *scene)
+{
+    frame_scene *s = scene;
+    uint64_t t[FRAME_STAGES + 1];
+    t[0] = cli_now_ns();
+    frame_ref_sample(s);
+    t[1] = cli_now_ns();
+    frame_ref_sample_b(s);
+    t[2] = cli_now_ns();
+    frame_ref_blend(s);
+    t[3] = cli_now_ns();
+    frame_ref_local_to_model(s);
+    t[4] = cli_now_ns();
+    record(&s->reference_timing, t, 4);
+}
+
+void frame_lanes_staged(void *scene)
+{
+    frame_scene *s = scene;
+    uint64_t t[FRAME_STAGES + 1];
+    t[0] = cli_now_ns();
+    frame_lane_sample(s);
+    t[1] = cli_now_ns();
+    frame_lane_sample_b(s);
+    t[2] = cli_now_ns();
+    frame_lane_blend(s);
+    t[3] = cli_now_ns();
+    frame_lane_local_to_model(s);
+    t[4] = cli_now_ns();
+    frame_lane_pose_out(s);
+    t[5] = cli_now_ns();
+    record(&s->lanes_timing, t, 5);
+}
+
+/* ---- checks ---- */
+
+double frame_scene_check(frame_scene *s)
+{
+    frame_ref_sample(s);
+    frame_ref_sample_b(s);
+    frame_ref_blend(s);
+    frame_ref_local_to_model(s);
+    frame_lane_sample(s);
+    frame_lane_sample_b(s);
+    frame_lane_blend(s);
+    frame_lane_local_to_model(s);
+    frame_lane_pose_out(s);
+    if (s->crowd)
+        frame_crowd(s);
+    double worst = 0;
+    const size_t n = (size_t)s->characters * (size_t)s->joints;
+    for (size_t i = 0; i < n; ++i)
+        for (int r = 0; r < 3; ++r)
+            for (int c = 0; c < 4; ++c) {
+                const double a = s->pose_out[i].m[r][c], b = s->ref_model[i].m[r][c];
+                const double e = fabs(a - b) / (1.0 + fabs(b));
+                if (!(e <= worst))
+                    worst = e;
+            }
+    return worst;
+}
+
+uint64_t frame_crowd_checksum(const frame_scene *s)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a over every pose's bytes */
+    for (int slot = 0; slot < ossa_crowd_count(s->crowd); ++slot) {
+        const ossa_mat34 *pose = ossa_crowd_pose(s->crowd, ossa_crowd_entity_at(s->crowd, slot));
+        if (!pose)
+            continue;
+        const unsigned char *p = (const unsigned char *)pose;
+        for (size_t i = 0; i < sizeof(ossa_mat34) * (size_t)s->joints; ++i)
+            h = (h ^ p[i]) * 1099511628211ull;
+    }
+    return h;
+}
