@@ -50,52 +50,88 @@ static void note(frame_scene *s, ossa_result r)
 
 /* ---- the character ---- */
 
+/* Points c at a validated blob's skeleton and clips. */
+static int use_blob(frame_character *c, const char *what)
+{
+    ossa_blob blob;
+    ossa_error e;
+    if (ossa_blob_open(&blob, c->blob_data, c->blob_bytes, OSSA_BLOB_DEFAULT, &e) != OSSA_OK) {
+        cli_error("bench frame", "%s", e.message);
+        return 0;
+    }
+    if (!blob.skeleton || blob.clip_count < 1) {
+        cli_error("bench frame", "%s: needs a skeleton and at least one clip (it has %s and %d "
+                  "clips)", what, blob.skeleton ? "a skeleton" : "no skeleton", blob.clip_count);
+        return 0;
+    }
+    c->skeleton = blob.skeleton;
+    c->clip_count = blob.clip_count;
+    c->clips = malloc(sizeof *c->clips * (size_t)blob.clip_count);
+    for (int k = 0; k < blob.clip_count; ++k)
+        c->clips[k] = ossa_blob_clip(&blob, k);
+    return 1;
+}
+
 int frame_character_load(frame_character *c, const char *model, int synthetic_joints)
 {
     memset(c, 0, sizeof *c);
     ossa_error e;
+    int ok = 0;
     if (model) {
         ossa_blob blob;
         if (ossa_blob_load_file(model, NULL, &blob, &c->blob_data, &e) != OSSA_OK) {
             cli_error("bench frame", "%s", e.message);
             return 0;
         }
-        if (!blob.skeleton || blob.clip_count < 1) {
-            cli_error("bench frame", "%s: needs a skeleton and at least one clip (it has %s and "
-                      "%d clips)", model, blob.skeleton ? "a skeleton" : "no skeleton",
-                      blob.clip_count);
-            frame_character_free(c);
-            return 0;
-        }
-        c->skeleton = blob.skeleton;
-        c->clip_count = blob.clip_count;
-        c->clips = malloc(sizeof *c->clips * (size_t)blob.clip_count);
-        for (int k = 0; k < blob.clip_count; ++k)
-            c->clips[k] = ossa_blob_clip(&blob, k);
+        c->blob_bytes = blob.bytes;
+        ok = use_blob(c, model);
         snprintf(c->description, sizeof c->description, "%s", model);
-    } else if (synthetic_joints > 0) {
-        if (synthetic_character_build(synthetic_joints, &c->synthetic, &e) != OSSA_OK) {
-            cli_error("bench frame", "%s", e.message);
-            return 0;
-        }
-        c->skeleton = c->synthetic.skeleton;
-        c->clip_count = SYNTHETIC_CLIP_COUNT;
-        c->clips = malloc(sizeof *c->clips * SYNTHETIC_CLIP_COUNT);
-        for (int k = 0; k < SYNTHETIC_CLIP_COUNT; ++k)
-            c->clips[k] = c->synthetic.clips[k];
-        snprintf(c->description, sizeof c->description, "synthetic %d-joint character",
-                 synthetic_joints);
     } else {
-        if (ossa_default_character_build(&c->default_character, NULL, &e) != OSSA_OK) {
-            cli_error("bench frame", "default character: %s", e.message);
-            return 0;
+        /* built in memory, then stored in a blob and used from there, as a game
+         * loads a character: skeleton and clips in one block */
+        ossa_default_character def;
+        synthetic_character synth;
+        const ossa_skeleton *skeleton;
+        const ossa_clip *clips[OSSA_DEFAULT_CLIP_COUNT > SYNTHETIC_CLIP_COUNT
+                                   ? OSSA_DEFAULT_CLIP_COUNT
+                                   : SYNTHETIC_CLIP_COUNT];
+        int count;
+        if (synthetic_joints > 0) {
+            if (synthetic_character_build(synthetic_joints, &synth, &e) != OSSA_OK) {
+                cli_error("bench frame", "%s", e.message);
+                return 0;
+            }
+            skeleton = synth.skeleton;
+            count = SYNTHETIC_CLIP_COUNT;
+            for (int k = 0; k < count; ++k)
+                clips[k] = synth.clips[k];
+            snprintf(c->description, sizeof c->description, "synthetic %d-joint character",
+                     synthetic_joints);
+        } else {
+            if (ossa_default_character_build(&def, NULL, &e) != OSSA_OK) {
+                cli_error("bench frame", "default character: %s", e.message);
+                return 0;
+            }
+            skeleton = def.skeleton;
+            count = OSSA_DEFAULT_CLIP_COUNT;
+            for (int k = 0; k < count; ++k)
+                clips[k] = def.clips[k];
+            snprintf(c->description, sizeof c->description, "default character");
         }
-        c->skeleton = c->default_character.skeleton;
-        c->clip_count = OSSA_DEFAULT_CLIP_COUNT;
-        c->clips = malloc(sizeof *c->clips * OSSA_DEFAULT_CLIP_COUNT);
-        for (int k = 0; k < OSSA_DEFAULT_CLIP_COUNT; ++k)
-            c->clips[k] = c->default_character.clips[k];
-        snprintf(c->description, sizeof c->description, "default character");
+        ossa_blob_contents contents = {skeleton, clips, count, NULL, 0};
+        ok = ossa_blob_write_memory(&contents, NULL, &c->blob_data, &c->blob_bytes, &e) ==
+             OSSA_OK;
+        if (!ok)
+            cli_error("bench frame", "%s", e.message);
+        if (synthetic_joints > 0)
+            synthetic_character_free(&synth);
+        else
+            ossa_default_character_free(&def, NULL);
+        ok = ok && use_blob(c, c->description);
+    }
+    if (!ok) {
+        frame_character_free(c);
+        return 0;
     }
     c->joints = ossa_skeleton_joint_count(c->skeleton);
     size_t bytes = 0;
@@ -111,10 +147,6 @@ int frame_character_load(frame_character *c, const char *model, int synthetic_jo
 void frame_character_free(frame_character *c)
 {
     free((void *)c->clips);
-    if (c->default_character.skeleton)
-        ossa_default_character_free(&c->default_character, NULL);
-    if (c->synthetic.skeleton)
-        synthetic_character_free(&c->synthetic);
     ossa_free(NULL, c->blob_data);
     memset(c, 0, sizeof *c);
 }
@@ -216,6 +248,10 @@ int frame_scene_init(frame_scene *s, const frame_character *c, int characters, i
         s->lane_pose = cli_alloc(sizeof(float) * s->pose_floats);
         s->lane_model = cli_alloc(sizeof(float) * s->model_floats);
         s->pose_out = cli_alloc(sizeof(ossa_mat34) * nj);
+        const size_t batch = 3 * ossa_lane_pose_floats(c->joints, s->width, s->width) +
+                             ossa_lane_model_floats(c->joints, s->width, s->width);
+        for (int t = 0; t < s->threads; ++t)
+            s->fused_scratch[t] = cli_alloc(sizeof(float) * batch);
     }
     if (parts & FRAME_REFERENCE) {
         s->ref_a = cli_alloc(sizeof(ossa_transform) * nj);
@@ -257,11 +293,14 @@ void frame_scene_fini(frame_scene *s)
                       s->crowd_memory};
     for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; ++i)
         cli_free(blocks[i]);
-    for (int t = 0; t < FRAME_MAX_THREADS; ++t)
+    for (int t = 0; t < FRAME_MAX_THREADS; ++t) {
         cli_free(s->scratch[t]);
+        cli_free(s->fused_scratch[t]);
+    }
     for (int k = 0; k < FRAME_STAGES; ++k) {
         free(s->lanes_timing.ns[k]);
         free(s->reference_timing.ns[k]);
+        free(s->fused_timing.ns[k]);
     }
     memset(s, 0, sizeof *s);
 }
@@ -499,7 +538,7 @@ void frame_crowd(void *scene)
 
 /* ---- staged frames, stage by stage ---- */
 
-static void record(frame_timing *t, const uint64_t *stamps, int stages)
+static void record_ns(frame_timing *t, const double *ns)
 {
     if (t->calls == t->capacity) {
         const int capacity = t->capacity ? 2 * t->capacity : 256;
@@ -508,8 +547,16 @@ static void record(frame_timing *t, const uint64_t *stamps, int stages)
         t->capacity = capacity;
     }
     for (int k = 0; k < FRAME_STAGES; ++k)
-        t->ns[k][t->calls] = k < stages ? (double)(stamps[k + 1] - stamps[k]) : 0.0;
+        t->ns[k][t->calls] = ns[k];
     t->calls++;
+}
+
+static void record(frame_timing *t, const uint64_t *stamps, int stages)
+{
+    double ns[FRAME_STAGES];
+    for (int k = 0; k < FRAME_STAGES; ++k)
+        ns[k] = k < stages ? (double)(stamps[k + 1] - stamps[k]) : 0.0;
+    record_ns(t, ns);
 }
 
 double frame_timing_median(const frame_timing *t, int stage, int calls)
@@ -556,6 +603,100 @@ void frame_lanes_staged(void *scene)
     frame_lane_pose_out(s);
     t[5] = cli_now_ns();
     record(&s->lanes_timing, t, 5);
+}
+
+/* One batch through the five lane stages in scratch that stays in cache;
+ * ns[k] += stage k's time. */
+static void fused_batch(frame_scene *s, int batch, float *scratch, double *ns)
+{
+    const int w = s->width, first = batch * w;
+    const int n = s->characters - first < w ? s->characters - first : w;
+    const size_t pose = ossa_lane_pose_floats(s->joints, w, w);
+    const size_t model = ossa_lane_model_floats(s->joints, w, w);
+    float *a = scratch, *b = a + pose, *local = b + pose, *m = local + pose;
+    uint64_t t[FRAME_STAGES + 1];
+    t[0] = cli_now_ns();
+    ossa_lane_sampling_job sj = {0};
+    sj.clips = s->character->clips;
+    sj.clip_count = s->character->clip_count;
+    sj.clip_index = s->clip_a + first;
+    sj.clip_index_count = n;
+    sj.time_s = s->time_a + first;
+    sj.time_count = n;
+    sj.width = w;
+    sj.path = s->path;
+    sj.output = a;
+    sj.output_count = pose;
+    note(s, ossa_lane_sampling_job_run(&sj));
+    t[1] = cli_now_ns();
+    sj.clip_index = s->clip_b + first;
+    sj.time_s = s->time_b + first;
+    sj.output = b;
+    note(s, ossa_lane_sampling_job_run(&sj));
+    t[2] = cli_now_ns();
+    ossa_lane_blend_layer layers[2] = {{0}, {0}};
+    layers[0].pose = a;
+    layers[0].pose_count = pose;
+    layers[0].weights = s->weight_a + first;
+    layers[0].weight_count = n;
+    layers[1] = layers[0];
+    layers[1].pose = b;
+    layers[1].weights = s->weight_b + first;
+    ossa_lane_blending_job bj = {0};
+    bj.layers = layers;
+    bj.layer_count = 2;
+    bj.rest_pose = ossa_skeleton_rest_pose(s->character->skeleton);
+    bj.joint_count = s->joints;
+    bj.character_count = n;
+    bj.width = w;
+    bj.path = s->path;
+    bj.output = local;
+    bj.output_count = pose;
+    note(s, ossa_lane_blending_job_run(&bj));
+    t[3] = cli_now_ns();
+    ossa_lane_local_to_model_job lj = {0};
+    lj.parents = ossa_skeleton_parents(s->character->skeleton);
+    lj.joint_count = s->joints;
+    lj.local = local;
+    lj.local_count = pose;
+    lj.character_count = n;
+    lj.width = w;
+    lj.path = s->path;
+    lj.model = m;
+    lj.model_count = model;
+    note(s, ossa_lane_local_to_model_job_run(&lj));
+    t[4] = cli_now_ns();
+    ossa_lane_palette_job pj = {0};
+    pj.model = m;
+    pj.model_count = model;
+    pj.joint_count = s->joints;
+    pj.character_count = n;
+    pj.width = w;
+    pj.path = s->path;
+    pj.palette = s->pose_out + (size_t)first * (size_t)s->joints;
+    pj.palette_count = n * s->joints;
+    note(s, ossa_lane_palette_job_run(&pj));
+    t[5] = cli_now_ns();
+    for (int k = 0; k < FRAME_STAGES; ++k)
+        ns[k] += (double)(t[k + 1] - t[k]);
+}
+
+void frame_lanes_fused(void *scene)
+{
+    frame_scene *s = scene;
+    double thread0[FRAME_STAGES] = {0};
+    PARALLEL(s)
+    {
+        int begin, end;
+        if (share(s->batches, &begin, &end)) {
+            double ns[FRAME_STAGES] = {0};
+            for (int b = begin; b < end; ++b)
+                fused_batch(s, b, s->fused_scratch[thread_id()], ns);
+            if (thread_id() == 0)
+                memcpy(thread0, ns, sizeof ns);
+        }
+    }
+    record_ns(&s->fused_timing, thread0);
 }
 
 /* ---- checks ---- */

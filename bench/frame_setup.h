@@ -42,15 +42,14 @@ typedef struct frame_character {
     int clip_count;
     int joints;
     char description[200];
-    /* what it came from, to free */
-    ossa_default_character default_character;
-    synthetic_character synthetic;
-    void *blob_data;
+    void *blob_data; /* everything above points into this blob */
+    size_t blob_bytes;
 } frame_character;
 
-/* From a blob (model != NULL), else a synthetic character of that many
- * joints (synthetic_joints > 0), else the default character. Says what is
- * wrong on stderr and returns 0 on failure. */
+/* From a blob file (model != NULL), else a synthetic character of that many
+ * joints (synthetic_joints > 0), else the default character - the last two
+ * built, written to a blob in memory and used from it, as a game would load
+ * them. Says what is wrong on stderr and returns 0 on failure. */
 int frame_character_load(frame_character *c, const char *model, int synthetic_joints);
 void frame_character_free(frame_character *c);
 
@@ -80,8 +79,9 @@ typedef struct frame_scene {
     ossa_crowd *crowd;
     void *scratch[FRAME_MAX_THREADS];
     size_t scratch_bytes;
-    /* stage times of the staged frames */
-    frame_timing lanes_timing, reference_timing;
+    /* stage times of the staged frames and of the fused one (thread 0's) */
+    frame_timing lanes_timing, reference_timing, fused_timing;
+    float *fused_scratch[FRAME_MAX_THREADS]; /* one batch: 3 poses + a model */
     /* first failure of any stage, per thread */
     ossa_result result[FRAME_MAX_THREADS];
 } frame_scene;
@@ -100,6 +100,9 @@ int frame_scene_reset_crowd(frame_scene *s);
  * frame_scene *): sample, sample, blend, local->model (, pose out). */
 void frame_reference_staged(void *scene);
 void frame_lanes_staged(void *scene);
+/* The lane jobs fused per batch (as ossa_crowd_update runs them), each
+ * stage's time summed over the batches. */
+void frame_lanes_fused(void *scene);
 /* Median ns of a stage over the last `calls` calls (0 when none). */
 double frame_timing_median(const frame_timing *t, int stage, int calls);
 

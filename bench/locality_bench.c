@@ -289,7 +289,7 @@ static void particles_packed_frame(void *ctx)
 
 enum { ANIM_WALK, ANIM_TIRED };
 
-typedef struct fat_ai { /* the seed's AIComponent with its loot inline: 128 bytes */
+typedef struct fat_ai { /* the seed's AIComponent with its loot and more inline */
     uint32_t animation;
     float energy;
     float goal[3];
@@ -301,7 +301,7 @@ typedef struct fat_ai { /* the seed's AIComponent with its loot inline: 128 byte
     float spawn_position[3];
     uint32_t kills, deaths;
     double spawn_time;
-    float statistics[10];
+    float statistics[6];
 } fat_ai;
 
 typedef struct hot_ai { /* what the update touches: 20 bytes */
@@ -318,7 +318,7 @@ typedef struct cold_ai {
     float spawn_position[3];
     uint32_t kills, deaths;
     double spawn_time;
-    float statistics[10];
+    float statistics[6];
 } cold_ai;
 
 #define AI_UPDATE(a)                                                                           \
@@ -339,6 +339,9 @@ typedef struct ai_split {
     cold_ai *cold;
     int count;
 } ai_split;
+
+_Static_assert(sizeof(fat_ai) == 128, "the fat component is two cache lines");
+_Static_assert(sizeof(hot_ai) == 20, "the hot part is 20 bytes");
 
 static void ai_fat_init(ai_fat *x, int count)
 {
@@ -386,7 +389,7 @@ static void help(FILE *to)
             "  (b) particles with if (active) vs packed live particles, 10/50/90%% live\n"
             "  (c) a fat AI component vs hot/cold split\n"
             "  --entities N   entities in (a) (default 200000: the heap outgrows the LLC)\n"
-            "  --particles N  particle pool in (b) (default 1000000)\n"
+            "  --particles N  particle pool in (b) (default 2000000: 64 MB, past the LLC)\n"
             "  --ai N         AI components in (c) (default 1000000)\n"
             "%s",
             bench_common_help());
@@ -397,7 +400,7 @@ int bench_locality(int argc, char **argv)
     bench_options o = {0};
     o.frames = 30;
     o.warmup = 3;
-    int entities = 200000, particles = 1000000, ais = 1000000;
+    int entities = 200000, particles = 2000000, ais = 1000000;
     for (int i = 1; i < argc; ++i) {
         int r = bench_parse_option(argc, argv, &i, &o);
         if (r < 0)

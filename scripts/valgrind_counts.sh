@@ -58,8 +58,8 @@ run() { # run TOOL FRAMES VARIANT [bench options...] -> output file path
 variants=$("$ossa" bench "$bench" --list-variants "$@")
 elements=""
 {
-    echo "| variant | instructions / element | D1 misses / element | LL misses / element |"
-    echo "|---|---:|---:|---:|"
+    echo "| variant | elements / frame | instructions / element | D1 misses / element | LL misses / element |"
+    echo "|---|---:|---:|---:|---:|"
     for v in $variants; do
         c0=$(run callgrind 0 "$v" "$@")
         c1=$(run callgrind "$frames" "$v" "$@")
@@ -71,9 +71,9 @@ elements=""
         d1=$(( $(total D1mr "$k1") + $(total D1mw "$k1") - $(total D1mr "$k0") - $(total D1mw "$k0") ))
         ll=$(( $(total DLmr "$k1") + $(total DLmw "$k1") - $(total DLmr "$k0") - $(total DLmw "$k0") ))
         awk -v v="$v" -v ir="$ir" -v d1="$d1" -v ll="$ll" -v n="$elements" -v f="$frames" \
-            'BEGIN { e = n * f; printf "| %s | %.1f | %.3f | %.4f |\n", v, ir / e, d1 / e, ll / e }'
+            'BEGIN { e = n * f; printf "| %s | %.0f | %.1f | %.3f | %.4f |\n", v, n, ir / e, d1 / e, ll / e }'
     done
     echo
-    echo "($frames frames minus a 0-frame run, per element of $elements per frame;"
+    echo "($frames frames minus a 0-frame run, per element of each variant's report;"
     echo " valgrind $(valgrind --version | sed 's/valgrind-//'), caches: $caches)"
 } | tee "${out:-/dev/null}"

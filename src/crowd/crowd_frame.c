@@ -276,7 +276,6 @@ ossa_result ossa_crowd_end_frame(ossa_crowd *c)
         memcpy(c->footfall + n, c->batch_footfall + (size_t)b * per_batch,
                sizeof(ossa_footfall) * (size_t)c->batch_events[b]);
         n += c->batch_events[b];
-        c->batch_events[b] = 0; /* gathered once */
     }
     c->footfall_count = n;
     return OSSA_OK;
