@@ -12,6 +12,18 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* What the caches hold when a timed frame starts (--cache). */
+typedef enum bench_cache {
+    BENCH_CACHE_AS_IS = 0, /* default: whatever the other variants' frames left */
+    BENCH_CACHE_WARM,      /* BENCH_WARM_FRAMES untimed frames of the same variant first */
+    BENCH_CACHE_COLD,      /* a buffer larger than the last-level cache is touched first */
+    BENCH_CACHE_COUNT
+} bench_cache;
+
+/* Adaptive last-level caches may keep a line only once it is reused, so one
+ * pass need not warm a data set close to the cache's size: warm runs several. */
+#define BENCH_WARM_FRAMES 3
+
 typedef struct bench_options {
     int frames;          /* timed frames per variant (default given by the bench) */
     int warmup;          /* untimed frames per variant first (default 5) */
@@ -20,6 +32,7 @@ typedef struct bench_options {
     int threads;         /* for benches that use threads; 0 = 1 */
     const char *model;   /* --model FILE.ossa, NULL for the default character */
     bool list;           /* --list-variants: print the variant names and stop */
+    bench_cache cache;   /* --cache warm|cold; BENCH_CACHE_AS_IS when not given */
 } bench_options;
 
 /* Parses the options every bench understands at argv[*i]; returns 1 when it
@@ -34,6 +47,11 @@ typedef struct bench_variant {
     void (*run)(void *context);/* one frame of work */
     void *context;
     double seed_ms;            /* the seed's figure for this step, < 0 if none */
+    /* The physical floor of one element, printed beside the times when a
+     * variant states it (0: not stated): bytes it must read + write, and the
+     * floating-point operations it must do. */
+    double bytes_per_element;
+    double flops_per_element;
     /* filled by bench_run */
     double median_ns;
     double min_ns;
@@ -58,6 +76,10 @@ typedef struct bench_report {
 /* Prints the table (or JSON with o->json) of the variants that ran. */
 void bench_print(const bench_report *report, const bench_variant *variants, int count,
                  const bench_options *o);
+
+/* Bytes --cache cold touches before each frame: twice the largest cache the
+ * system reports, at least 64 MiB. */
+size_t bench_eviction_bytes(void);
 
 /* Keeps the compiler from discarding a computed result. */
 void bench_consume(const void *p, size_t bytes);
