@@ -3,9 +3,11 @@
  *
  * Variants run round-robin, one frame each in turn, so that the machine's
  * noise (other processes, frequency changes) falls on all of them alike; the
- * reported figure is the median over frames. For valgrind, every benchmark
- * accepts --variant NAME (run only that one) and --frames N; the counting
- * script subtracts a --frames 0 run to leave only the per-frame work. */
+ * reported figure is the median over frames. A side effect: a frame finds
+ * the caches as the other variants left them; --cache warm or cold fixes
+ * that state instead. For valgrind, every benchmark accepts --variant NAME
+ * (run only that one) and --frames N; the counting script subtracts a shorter
+ * run to leave only the per-frame work. */
 #ifndef OSSA_BENCH_HARNESS_H
 #define OSSA_BENCH_HARNESS_H
 
