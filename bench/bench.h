@@ -9,9 +9,10 @@ typedef struct ossa_bench_entry {
     const char *summary;
 } ossa_bench_entry;
 
-/* The benchmarks (one file each). */
-int bench_frame(int argc, char **argv);
-int bench_locality(int argc, char **argv);
+/* The benchmarks' entry points. */
+int bench_hierarchy_main(int argc, char **argv); /* hierarchy_bench.c, seed 001 */
+int bench_locality_main(int argc, char **argv);  /* locality_bench.c, seed 003 */
+int bench_frame_main(int argc, char **argv);     /* frame_bench.c, the crowd frame */
 
 /* The registered benchmarks; *count receives their number. */
 const ossa_bench_entry *ossa_bench_list(int *count);

@@ -315,7 +315,7 @@ static int sweep(const frame_options *o, const frame_character *c)
     return 0;
 }
 
-int bench_frame(int argc, char **argv)
+int bench_frame_main(int argc, char **argv)
 {
     frame_options o;
     memset(&o, 0, sizeof o);
@@ -329,17 +329,51 @@ int bench_frame(int argc, char **argv)
         return code;
     frame_character c;
     bench_variant v[V_COUNT] = {
-        {"reference", "reference jobs: frame, stage by stage", frame_reference_staged, NULL, -1,
-         0, 0, 0},
-        {"staged", "lanes: frame, stage by stage", frame_lanes_staged, NULL, -1, 0, 0, 0},
-        {"fused", "lanes: frame, stages fused per batch", frame_lanes_fused, NULL, -1, 0, 0, 0},
-        {"crowd", "lanes fused: ossa_crowd update", frame_crowd, NULL, -1, 0, 0, 0},
-        {"sample", "lanes: sample one clip (alone)", frame_lane_sample, NULL, -1, 0, 0, 0},
-        {"sample-gather", "lanes: sample one clip with gathers (alone)", frame_lane_sample_gather,
-         NULL, -1, 0, 0, 0},
-        {"blend", "lanes: blend 2 layers (alone)", frame_lane_blend, NULL, -1, 0, 0, 0},
-        {"l2m", "lanes: local->model (alone)", frame_lane_local_to_model, NULL, -1, 0, 0, 0},
-        {"pose-out", "lanes: pose out, matrices (alone)", frame_lane_pose_out, NULL, -1, 0, 0, 0},
+        {.name = "reference",
+         .label = "reference jobs: frame, stage by stage",
+         .run = frame_reference_staged,
+         .context = NULL,
+         .seed_ms = -1},
+        {.name = "staged",
+         .label = "lanes: frame, stage by stage",
+         .run = frame_lanes_staged,
+         .context = NULL,
+         .seed_ms = -1},
+        {.name = "fused",
+         .label = "lanes: frame, stages fused per batch",
+         .run = frame_lanes_fused,
+         .context = NULL,
+         .seed_ms = -1},
+        {.name = "crowd",
+         .label = "lanes fused: ossa_crowd update",
+         .run = frame_crowd,
+         .context = NULL,
+         .seed_ms = -1},
+        {.name = "sample",
+         .label = "lanes: sample one clip (alone)",
+         .run = frame_lane_sample,
+         .context = NULL,
+         .seed_ms = -1},
+        {.name = "sample-gather",
+         .label = "lanes: sample one clip with gathers (alone)",
+         .run = frame_lane_sample_gather,
+         .context = NULL,
+         .seed_ms = -1},
+        {.name = "blend",
+         .label = "lanes: blend 2 layers (alone)",
+         .run = frame_lane_blend,
+         .context = NULL,
+         .seed_ms = -1},
+        {.name = "l2m",
+         .label = "lanes: local->model (alone)",
+         .run = frame_lane_local_to_model,
+         .context = NULL,
+         .seed_ms = -1},
+        {.name = "pose-out",
+         .label = "lanes: pose out, matrices (alone)",
+         .run = frame_lane_pose_out,
+         .context = NULL,
+         .seed_ms = -1},
     };
     if (o.common.list)
         return bench_run(v, V_COUNT, &o.common), 0;

@@ -395,7 +395,7 @@ static void help(FILE *to)
             bench_common_help());
 }
 
-int bench_locality(int argc, char **argv)
+int bench_locality_main(int argc, char **argv)
 {
     bench_options o = {0};
     o.frames = 30;
@@ -433,23 +433,56 @@ int bench_locality(int argc, char **argv)
     ai_fat af;
     ai_split as;
     bench_variant v[] = {
-        {"entities-pointers", "entity pointers -> scattered heap components", entities_naive_frame,
-         &en, -1, 0, 0, 0},
-        {"entities-arrays", "contiguous component arrays", entities_arrays_frame, &ea, -1, 0, 0, 0},
-        {"particles-10-flag", "10% live: if (active) over the pool", particles_flagged_frame, &pf[0],
-         -1, 0, 0, 0},
-        {"particles-10-packed", "10% live: packed at the front", particles_packed_frame, &pp[0], -1,
-         0, 0, 0},
-        {"particles-50-flag", "50% live: if (active) over the pool", particles_flagged_frame, &pf[1],
-         -1, 0, 0, 0},
-        {"particles-50-packed", "50% live: packed at the front", particles_packed_frame, &pp[1], -1,
-         0, 0, 0},
-        {"particles-90-flag", "90% live: if (active) over the pool", particles_flagged_frame, &pf[2],
-         -1, 0, 0, 0},
-        {"particles-90-packed", "90% live: packed at the front", particles_packed_frame, &pp[2], -1,
-         0, 0, 0},
-        {"ai-fat", "fat AI component (128 B, loot inline)", ai_fat_frame, &af, -1, 0, 0, 0},
-        {"ai-split", "hot/cold split (20 B hot)", ai_split_frame, &as, -1, 0, 0, 0},
+        {.name = "entities-pointers",
+         .label = "entity pointers -> scattered heap components",
+         .run = entities_naive_frame,
+         .context = &en,
+         .seed_ms = -1},
+        {.name = "entities-arrays",
+         .label = "contiguous component arrays",
+         .run = entities_arrays_frame,
+         .context = &ea,
+         .seed_ms = -1},
+        {.name = "particles-10-flag",
+         .label = "10% live: if (active) over the pool",
+         .run = particles_flagged_frame,
+         .context = &pf[0],
+         .seed_ms = -1},
+        {.name = "particles-10-packed",
+         .label = "10% live: packed at the front",
+         .run = particles_packed_frame,
+         .context = &pp[0],
+         .seed_ms = -1},
+        {.name = "particles-50-flag",
+         .label = "50% live: if (active) over the pool",
+         .run = particles_flagged_frame,
+         .context = &pf[1],
+         .seed_ms = -1},
+        {.name = "particles-50-packed",
+         .label = "50% live: packed at the front",
+         .run = particles_packed_frame,
+         .context = &pp[1],
+         .seed_ms = -1},
+        {.name = "particles-90-flag",
+         .label = "90% live: if (active) over the pool",
+         .run = particles_flagged_frame,
+         .context = &pf[2],
+         .seed_ms = -1},
+        {.name = "particles-90-packed",
+         .label = "90% live: packed at the front",
+         .run = particles_packed_frame,
+         .context = &pp[2],
+         .seed_ms = -1},
+        {.name = "ai-fat",
+         .label = "fat AI component (128 B, loot inline)",
+         .run = ai_fat_frame,
+         .context = &af,
+         .seed_ms = -1},
+        {.name = "ai-split",
+         .label = "hot/cold split (20 B hot)",
+         .run = ai_split_frame,
+         .context = &as,
+         .seed_ms = -1},
     };
     const int count = (int)(sizeof v / sizeof v[0]);
     if (!o.list) { /* set up only what runs */

@@ -642,7 +642,8 @@ TEST(crowd_output_is_bit_identical_for_1_2_and_3_threads)
             ossa_entity a = ossa_crowd_entity_at(f[0].crowd, s);
             ossa_entity b = ossa_crowd_entity_at(f[t].crowd, s);
             CHECK(a.index == b.index && a.generation == b.generation);
-            const ossa_mat34 *pa = ossa_crowd_pose(f[0].crowd, a), *pb = ossa_crowd_pose(f[t].crowd, b);
+            const ossa_mat34 *pa = ossa_crowd_pose(f[0].crowd, a);
+            const ossa_mat34 *pb = ossa_crowd_pose(f[t].crowd, b);
             CHECK((pa == NULL) == (pb == NULL));
             if (pa && pb)
                 CHECK(memcmp(pa, pb, pose) == 0);

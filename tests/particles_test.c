@@ -76,7 +76,8 @@ TEST(particles_match_a_reference_simulation_with_an_active_flag)
     REQUIRE(ossa_particles_init(&p, memory, bytes, &d) == OSSA_OK);
     reference ref = {calloc(CAPACITY, sizeof(ref_particle)), CAPACITY, 0.9f, 0.7f,
                      {0.0f, -2.0f, 0.5f}};
-    float *mine = malloc(sizeof(float) * 3 * CAPACITY), *theirs = malloc(sizeof(float) * 3 * CAPACITY);
+    float *mine = malloc(sizeof(float) * 3 * CAPACITY);
+    float *theirs = malloc(sizeof(float) * 3 * CAPACITY);
     ts_rng r = ts_rng_make(17);
     long dropped = 0;
     int peak = 0;

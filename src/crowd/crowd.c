@@ -421,8 +421,8 @@ ossa_result ossa_crowd_set_active(ossa_crowd *crowd, ossa_entity e, bool active)
         return OSSA_OK;
     if (active) {
         const int interval = crowd->interval[slot];
-        const int at = move_to_bucket(crowd, slot, b,
-                                      ossai_crowd_bucket(interval, emptiest_phase(crowd, interval)));
+        const int to = ossai_crowd_bucket(interval, emptiest_phase(crowd, interval));
+        const int at = move_to_bucket(crowd, slot, b, to);
         reset_feet(crowd, at); /* no footfall from before the sleep */
     } else {
         move_to_bucket(crowd, slot, b, BUCKET_INACTIVE);

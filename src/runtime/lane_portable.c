@@ -1,5 +1,5 @@
-/* lane_portable.c - the lane kernels for plain C over 4-float vectors (also the OSSA_NO_SIMD build).
- * Only called when ossai_lane_select finds the CPU runs them. */
+/* lane_portable.c - the lane kernels over 4-float vectors without
+ * intrinsics: the OSSA_NO_SIMD build, other architectures, the fallback. */
 #include "lane_simd_portable.h"
 
 #define LANE_NAME(x) ossai_lane_##x##_portable

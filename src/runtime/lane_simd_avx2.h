@@ -54,7 +54,10 @@ static inline void v_transpose(vf r[8])
 /* Gathers, for the sampler that fetches with them instead of transposing. */
 #define LANE_HAS_GATHER 1
 typedef __m256i vi;
-static inline vi vi_load(const int32_t *p) { return _mm256_load_si256((const __m256i *)(const void *)p); }
+static inline vi vi_load(const int32_t *p)
+{
+    return _mm256_load_si256((const __m256i *)(const void *)p);
+}
 static inline vi vi_set1(int32_t x) { return _mm256_set1_epi32(x); }
 static inline vi vi_add(vi a, vi b) { return _mm256_add_epi32(a, b); }
 static inline vf v_gather(const float *base, vi idx) { return _mm256_i32gather_ps(base, idx, 4); }
