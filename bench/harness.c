@@ -55,9 +55,14 @@ const char *bench_common_help(void)
            "  --json          JSON on stdout instead of the table\n";
 }
 
-static bool selected(const bench_variant *v, const bench_options *o)
+bool bench_selected(const bench_variant *v, const bench_options *o)
 {
     return !o->variant || strcmp(o->variant, v->name) == 0;
+}
+
+static bool selected(const bench_variant *v, const bench_options *o)
+{
+    return bench_selected(v, o);
 }
 
 /* Size of the largest CPU cache Linux reports for cpu0 (sysfs, which unlike
@@ -281,4 +286,57 @@ void bench_consume(const void *p, size_t bytes)
     const unsigned char *c = (const unsigned char *)p;
     if (bytes)
         sink = (unsigned char)(sink ^ c[0] ^ c[bytes - 1]);
+}
+
+void bench_print_groups(const char *bench, const bench_group *groups, int group_count,
+                        const bench_variant *variants, const bench_options *o)
+{
+    int printed = 0;
+    if (o->json) {
+        printf("{\"bench\": ");
+        print_json_string(bench);
+        printf(", \"groups\": [\n");
+    }
+    for (int g = 0; g < group_count; ++g) {
+        int ran = 0;
+        for (int v = 0; v < groups[g].count; ++v)
+            ran |= variants[groups[g].first + v].frames_run > 0;
+        if (!ran)
+            continue;
+        if (o->json && printed)
+            printf(",");
+        bench_print(&groups[g].report, variants + groups[g].first, groups[g].count, o);
+        ++printed;
+    }
+    if (o->json)
+        printf("]}\n");
+}
+
+void bench_bandwidth(size_t bytes, double *read_gbps, double *write_gbps)
+{
+    /* The C library's memchr and memset pick the widest loads and stores
+     * this CPU has; memchr scanning zeros for a byte that is not there reads
+     * every byte. */
+    bytes = bytes < 4096 ? 4096 : (bytes + 63) / 64 * 64;
+    unsigned char *p = cli_alloc(bytes);
+    memset(p, 0, bytes);
+    int passes = (int)(2e9 / (double)bytes); /* ~50 ms of each, 5 .. 200 passes */
+    passes = passes < 5 ? 5 : (passes > 200 ? 200 : passes);
+    double *r = malloc(sizeof(double) * (size_t)passes);
+    double *w = malloc(sizeof(double) * (size_t)passes);
+    for (int i = 0; i < passes; ++i) {
+        uint64_t t0 = cli_now_ns();
+        const void *found = memchr(p, 1, bytes);
+        uint64_t t1 = cli_now_ns();
+        memset(p, 0, bytes);
+        uint64_t t2 = cli_now_ns();
+        bench_consume(&found, sizeof found);
+        r[i] = (double)bytes / (double)(t1 - t0);
+        w[i] = (double)bytes / (double)(t2 - t1);
+    }
+    *read_gbps = cli_median(r, (size_t)passes);
+    *write_gbps = cli_median(w, (size_t)passes);
+    free(r);
+    free(w);
+    cli_free(p);
 }

@@ -87,3 +87,29 @@ size_t bench_eviction_bytes(void);
 void bench_consume(const void *p, size_t bytes);
 
 #endif /* OSSA_BENCH_HARNESS_H */
+
+/* ---- several reports over one interleaved run ---- */
+
+/* Variants [first, first + count) of one bench_run, reported together. */
+typedef struct bench_group {
+    bench_report report; /* report.baseline indexes into the group */
+    int first;
+    int count;
+} bench_group;
+
+/* Prints each group that ran as bench_print does; with --json, one object
+ * {"bench": name, "groups": [report, ...]}. */
+void bench_print_groups(const char *bench, const bench_group *groups, int group_count,
+                        const bench_variant *variants, const bench_options *o);
+
+/* True when --variant selects v (or selects nothing). Benches use it to set
+ * up only what will run. */
+bool bench_selected(const bench_variant *v, const bench_options *o);
+
+/* ---- the machine ---- */
+
+/* Sustained bandwidth in GB/s (1e9 bytes/s) of streaming reads and of
+ * streaming writes (plain stores, so read-for-ownership included) over a
+ * buffer of `bytes`: the medians of repeated passes after a warm-up, so a
+ * buffer that fits a cache measures that cache. */
+void bench_bandwidth(size_t bytes, double *read_gbps, double *write_gbps);

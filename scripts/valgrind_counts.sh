@@ -81,8 +81,8 @@ run() { # run TOOL FRAMES VARIANT [bench options...] -> output file path
 variants=$("$ossa" bench "$bench" --list-variants "$@")
 elements=""
 {
-    echo "| variant | instructions / element | D1 misses / element | LL misses / element |"
-    echo "|---|---:|---:|---:|"
+    echo "| variant | elements / frame | instructions / element | D1 misses / element | LL misses / element |"
+    echo "|---|---:|---:|---:|---:|"
     for v in $variants; do
         c0=$(run callgrind "$base" "$v" "$@")
         c1=$(run callgrind "$frames" "$v" "$@")
@@ -94,10 +94,10 @@ elements=""
         d1=$(( $(total D1mr "$k1") + $(total D1mw "$k1") - $(total D1mr "$k0") - $(total D1mw "$k0") ))
         ll=$(( $(total DLmr "$k1") + $(total DLmw "$k1") - $(total DLmr "$k0") - $(total DLmw "$k0") ))
         awk -v v="$v" -v ir="$ir" -v d1="$d1" -v ll="$ll" -v n="$elements" -v f="$((frames - base))" \
-            'BEGIN { e = n * f; printf "| %s | %.1f | %.3f | %.4f |\n", v, ir / e, d1 / e, ll / e }'
+            'BEGIN { e = n * f; printf "| %s | %.0f | %.1f | %.3f | %.4f |\n", v, n, ir / e, d1 / e, ll / e }'
     done
     echo
     echo "(frames $((base + 1))..$frames of \`ossa bench $bench $*\`, each variant alone:"
-    echo " a $frames-frame run minus a $base-frame run, per element of $elements per frame;"
+    echo " a $frames-frame run minus a $base-frame run, per element of each variant's report;"
     echo " build: $build_type; valgrind $(valgrind --version | sed 's/valgrind-//'), caches: $caches)"
 } | tee "${out:-/dev/null}"

@@ -57,7 +57,10 @@ extern "C" {
     X(ERR_MESH_BAD_INDEX, "a triangle refers to a vertex that does not exist")           \
     X(ERR_MESH_BAD_WEIGHTS, "a vertex has no usable skin weights")                       \
     X(ERR_MESH_BAD_JOINT, "a skin influence refers to a joint that does not exist")      \
-    X(ERR_MESH_TOO_LARGE, "the mesh has more vertices or joints than fit")
+    X(ERR_MESH_TOO_LARGE, "the mesh has more vertices or joints than fit")               \
+    /* crowd */                                                                          \
+    X(ERR_STALE_ID, "the entity id is stale: that entity was despawned")                 \
+    X(ERR_FULL, "the container is at its capacity")
 
 typedef enum ossa_result {
 #define OSSA_RESULT_ENUM_(name, msg) OSSA_##name,

@@ -3,34 +3,13 @@
 
 #include "format.h"
 #include "math_internal.h"
+#include "sampling_internal.h"
 
 /* a (1 - t) + b t: exactly a at t = 0 and exactly b at t = 1, so sampling at
  * a key's time returns the key. */
 static inline float lerp_exact(float a, float b, float t)
 {
     return a * (1.0f - t) + b * t;
-}
-
-/* Frame pair and interpolation factor for a clip time in [0, duration]. */
-static inline void locate(const ossa_clip *clip, float t, uint32_t *f0, float *alpha)
-{
-    if (clip->frame_count < 2) {
-        *f0 = 0;
-        *alpha = 0.0f;
-        return;
-    }
-    float u = t * clip->rate;
-    float last = (float)(clip->frame_count - 1);
-    if (!(u > 0.0f))
-        u = 0.0f;
-    if (u >= last) {
-        *f0 = clip->frame_count - 2;
-        *alpha = 1.0f;
-        return;
-    }
-    uint32_t f = (uint32_t)u;
-    *f0 = f;
-    *alpha = u - (float)f;
 }
 
 static inline ossa_transform sample_joint(const ossa_clip *clip, const float *a, const float *b,
@@ -71,7 +50,7 @@ ossa_transform ossa_clip_sample_joint(const ossa_clip *clip, int joint, float t_
 {
     uint32_t f0;
     float alpha;
-    locate(clip, t_s, &f0, &alpha);
+    ossai_clip_locate(clip, t_s, &f0, &alpha);
     const float *frames = ossai_clip_frames(clip);
     const uint32_t n = ossai_clip_frame_floats(clip);
     const float *a = frames + (size_t)f0 * n;
@@ -132,7 +111,7 @@ ossa_result ossa_sampling_job_run(const ossa_sampling_job *job)
         float t = ossa_clip_time(job->wrap, clip->duration, job->time_s[i]);
         uint32_t f0;
         float alpha;
-        locate(clip, t, &f0, &alpha);
+        ossai_clip_locate(clip, t, &f0, &alpha);
         const uint32_t n = ossai_clip_frame_floats(clip);
         const float *a = ossai_clip_frames(clip) + (size_t)f0 * n;
         const float *b = clip->frame_count > 1 ? a + n : a;

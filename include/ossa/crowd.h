@@ -1,0 +1,212 @@
+/* ossa/crowd.h - a crowd of characters sharing one skeleton, stored the way
+ * seeds 003/004 say and animated W characters at a time in SIMD lanes.
+ *
+ * Storage (libossa_crowd; caller memory, no allocation):
+ * - an entity is an id, index + generation; a despawned entity's id is stale
+ *   and every call detects it (OSSA_ERR_STALE_ID), even after its index is
+ *   reused; an index whose generation would wrap is retired, never reused;
+ * - each component lives in a packed array indexed by slot, not behind a
+ *   per-entity pointer: spawn appends, despawn swap-removes, arrays stay dense;
+ * - animated characters sit at the front, ordered by update interval and
+ *   phase; inactive ones (culled, sleeping) behind them. Activation and
+ *   interval changes move a character by swaps, so an update walks contiguous
+ *   ranges with no per-character `if (active)`;
+ * - hot per-frame state (clips, playheads, speed, blend weight, placement) is
+ *   apart from cold state (name, spawn time, statistics).
+ *
+ * Frame: ossa_crowd_begin_frame (one thread) advances the playheads of the
+ * active characters and plans this frame's batches; ossa_crowd_update runs
+ * any range of them - sample two clips, blend, local->model with the
+ * character's placement as root, write the world-space pose - and can be
+ * called from several threads on disjoint ranges, each with its own scratch;
+ * ossa_crowd_end_frame (one thread) gathers the frame's footfalls in batch
+ * order. Results are bit-identical for any split of the batches.
+ *
+ * Update-rate LOD (seed 001): a character updated every 2 or 4 frames is
+ * given the phase with the fewest characters, so every frame updates about
+ * the same number; its playhead still advances every frame, its pose holds
+ * between updates. */
+#ifndef OSSA_CROWD_H
+#define OSSA_CROWD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clip.h"
+#include "lanes.h"
+#include "math.h"
+#include "particles.h"
+#include "result.h"
+#include "skeleton.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A character's id. The zeroed entity is never valid. */
+typedef struct ossa_entity {
+    uint32_t index;
+    uint32_t generation; /* >= 1 for a spawned entity */
+} ossa_entity;
+
+/* Feet watched for footfalls, at most. */
+#define OSSA_CROWD_MAX_FEET 4
+/* Bytes of a character's name kept (with the NUL). */
+#define OSSA_CROWD_NAME_BYTES 32
+
+typedef struct ossa_crowd ossa_crowd;
+
+typedef struct ossa_crowd_desc {
+    const ossa_skeleton *skeleton;   /* required */
+    /* Clips the characters play (all with the skeleton's joint count);
+     * required, >= 1. The pointers are copied; the clips must outlive the crowd. */
+    const ossa_clip *const *clips;
+    int clip_count;
+    int capacity;                    /* most characters alive at once, >= 1 */
+    int width;                       /* lanes per batch; 0 means ossa_lane_width() */
+    ossa_lane_path path;             /* default OSSA_LANE_AUTO */
+    /* Joints whose footfalls are reported, by name. NULL means "foot_l" and
+     * "foot_r" when the skeleton has them (the default character does), else
+     * none. A name the skeleton lacks is an error. */
+    const char *const *foot_names;
+    int foot_count;                  /* <= OSSA_CROWD_MAX_FEET */
+    /* A footfall is a foot going below this height above its character's
+     * root. 0 means 1.25 x the foot's height in the rest pose. */
+    float foot_contact_height;
+} ossa_crowd_desc;
+
+/* Bytes ossa_crowd_init needs for desc (64-byte aligned memory); 0 when desc
+ * is invalid. */
+size_t ossa_crowd_size(const ossa_crowd_desc *desc);
+/* Builds an empty crowd in memory[0, bytes). *out points into memory. */
+ossa_result ossa_crowd_init(ossa_crowd **out, void *memory, size_t bytes,
+                            const ossa_crowd_desc *desc);
+
+/* ---- characters ---- */
+
+typedef struct ossa_character_desc {
+    const char *name;     /* may be NULL; longer names are cut to 31 bytes */
+    int clip_a;           /* index into the crowd's clips */
+    int clip_b;           /* second layer; blended with weight_b */
+    float weight_b;       /* in [0, 1]: 0 plays clip_a alone */
+    float time_s;         /* initial playhead of both layers */
+    float speed;          /* playback rate, >= 0; 0 means 1 */
+    ossa_float3 position; /* root placement: position and heading about +y */
+    float yaw_rad;
+    int update_interval;  /* 1, 2 or 4 frames; 0 means 1 */
+    bool inactive;        /* spawn culled / sleeping */
+} ossa_character_desc;
+
+/* Spawns a character: OSSA_ERR_FULL at capacity, OSSA_ERR_BAD_INDEX for a
+ * clip out of range, OSSA_ERR_BAD_VALUE for a weight, speed, time or
+ * placement that is not finite or out of range, OSSA_ERR_BAD_ARGUMENT for an
+ * update interval other than 1, 2, 4. */
+ossa_result ossa_crowd_spawn(ossa_crowd *crowd, const ossa_character_desc *desc,
+                             ossa_entity *out);
+/* Removes a character; its id (and every copy of it) becomes stale. */
+ossa_result ossa_crowd_despawn(ossa_crowd *crowd, ossa_entity entity);
+/* True when the entity is alive (not stale, not zeroed). */
+bool ossa_crowd_alive(const ossa_crowd *crowd, ossa_entity entity);
+
+/* Setters: OSSA_ERR_STALE_ID for a stale entity, else as ossa_crowd_spawn. */
+ossa_result ossa_crowd_set_active(ossa_crowd *crowd, ossa_entity entity, bool active);
+ossa_result ossa_crowd_set_update_interval(ossa_crowd *crowd, ossa_entity entity, int interval);
+ossa_result ossa_crowd_set_clips(ossa_crowd *crowd, ossa_entity entity, int clip_a, int clip_b,
+                                 float weight_b);
+ossa_result ossa_crowd_set_speed(ossa_crowd *crowd, ossa_entity entity, float speed);
+ossa_result ossa_crowd_set_placement(ossa_crowd *crowd, ossa_entity entity, ossa_float3 position,
+                                     float yaw_rad);
+
+/* A character's state, hot and cold, as a copy. */
+typedef struct ossa_character_state {
+    char name[OSSA_CROWD_NAME_BYTES];
+    int clip_a, clip_b;
+    float weight_b;
+    float time_a_s, time_b_s; /* playheads, kept in [0, clip duration) */
+    float speed;
+    ossa_float3 position;
+    float yaw_rad;
+    int update_interval;
+    int phase;                /* frames with (frame % interval) == phase update it */
+    bool active;
+    uint64_t spawn_frame;     /* cold: the crowd's frame number at spawn */
+    uint32_t updates;         /* cold: poses computed */
+    uint32_t footfalls;       /* cold: footfalls detected */
+} ossa_character_state;
+
+ossa_result ossa_crowd_character(const ossa_crowd *crowd, ossa_entity entity,
+                                 ossa_character_state *out);
+/* The character's world-space joint transforms (joint_count matrices) as of
+ * its last update, or NULL for a stale entity or one never updated. The
+ * pointer is valid until the crowd next spawns, despawns, changes an
+ * activation or interval, or updates. */
+const ossa_mat34 *ossa_crowd_pose(const ossa_crowd *crowd, ossa_entity entity);
+
+/* ---- dense iteration (slots) ---- */
+
+/* Characters alive; slots [0, count) are dense. */
+int ossa_crowd_count(const ossa_crowd *crowd);
+/* Active characters: slots [0, active) are active, [active, count) inactive. */
+int ossa_crowd_active_count(const ossa_crowd *crowd);
+/* The entity in a slot (zeroed when slot is out of range). */
+ossa_entity ossa_crowd_entity_at(const ossa_crowd *crowd, int slot);
+/* The slot of an entity, or -1 when it is stale. */
+int ossa_crowd_slot(const ossa_crowd *crowd, ossa_entity entity);
+int ossa_crowd_joint_count(const ossa_crowd *crowd);
+int ossa_crowd_width(const ossa_crowd *crowd);
+
+/* ---- frame ---- */
+
+/* Advances active characters' playheads by dt_s x speed and plans this
+ * frame's batches (the characters whose interval and phase say they update
+ * now); *batch_count receives their number. Not thread-safe. */
+ossa_result ossa_crowd_begin_frame(ossa_crowd *crowd, float dt_s, int *batch_count);
+/* Scratch bytes one ossa_crowd_update call needs (64-byte aligned memory). */
+size_t ossa_crowd_scratch_size(const ossa_crowd *crowd);
+/* Updates batches [batch_begin, batch_end) of this frame's plan (0, 0 means
+ * all). Calls on disjoint ranges may run on different threads at once, each
+ * with its own scratch. */
+ossa_result ossa_crowd_update(ossa_crowd *crowd, int batch_begin, int batch_end, void *scratch,
+                              size_t scratch_bytes);
+/* Gathers the frame's footfalls in batch order. Not thread-safe. */
+ossa_result ossa_crowd_end_frame(ossa_crowd *crowd);
+
+/* A foot touching the ground this frame. */
+typedef struct ossa_footfall {
+    ossa_entity entity;
+    int foot;             /* index into the crowd's feet */
+    ossa_float3 position; /* world space */
+} ossa_footfall;
+
+/* The footfalls of the last ended frame (valid until the next begin_frame). */
+const ossa_footfall *ossa_crowd_footfalls(const ossa_crowd *crowd, int *count);
+
+/* Counts of the last begun frame. */
+typedef struct ossa_crowd_stats {
+    uint64_t frame;          /* frames begun so far */
+    int characters;          /* alive */
+    int active;              /* animated (not culled or sleeping) */
+    int interval_count[3];   /* active characters updated every 1, 2, 4 frames */
+    int updated;             /* characters this frame updates */
+    float updates_per_frame; /* long-run average: sum of active / interval */
+    int batches;             /* batches this frame */
+    int lanes;               /* batches x width: updated / lanes is the lane fill */
+} ossa_crowd_stats;
+
+ossa_crowd_stats ossa_crowd_get_stats(const ossa_crowd *crowd);
+
+/* ---- dust ---- */
+
+/* Spawns `puffs` particles at each footfall of the last ended frame, moving
+ * outwards at `speed` (model units per second) in a direction hashed from
+ * the entity, foot and frame, and slightly up; deterministic. Returns the
+ * particles spawned (fewer when the system is full). */
+int ossa_crowd_emit_dust(const ossa_crowd *crowd, ossa_particles *particles, int puffs,
+                         float speed);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OSSA_CROWD_H */

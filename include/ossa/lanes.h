@@ -1,0 +1,212 @@
+/* ossa/lanes.h - the crowd path: characters in SIMD lanes (DESIGN.md section 3).
+ *
+ * Characters that share a skeleton are processed W at a time, one character
+ * per SIMD lane (W = 4 for SSE, 8 for AVX2, 16 for AVX-512). Their data is
+ * laid out [batch][joint][component][lane]: batch b holds characters
+ * [b W, b W + W), and the value of component c of joint j of character
+ * b W + l is at
+ *     data[((b * joint_count + j) * components + c) * W + l]
+ * so every stage is vertical SIMD over characters: no shuffles, no per-joint
+ * transposes. Two lane layouts exist:
+ * - a lane pose (OSSA_LANE_POSE_COMPONENTS = 10 floats per joint and lane):
+ *   translation x y z, rotation x y z w, scale x y z - a local pose;
+ * - a lane model (OSSA_LANE_MODEL_COMPONENTS = 12): the affine 3x4 matrix
+ *   row-major, m[0][0..3], m[1][0..3], m[2][0..3].
+ * The last batch may be partly filled: its unused lanes repeat the batch's
+ * first character, so they hold valid numbers, and nothing is ever written
+ * for a character that does not exist.
+ *
+ * The four lane jobs mirror the reference jobs they are tested against
+ * (ossa_sampling_job, ossa_blending_job, ossa_local_to_model_job,
+ * ossa_palette_job): same meaning, same defaults, and the same results up
+ * to float rounding (the lane code may use FMA and sums in a different
+ * order; tests/lanes_test.c states the tolerances). The palette job is where
+ * lanes end: it writes ordinary per-character matrices (skinning palettes, or
+ * the model transforms themselves) that skinning and the rest of a game read.
+ *
+ * Paths: portable C (still lane-shaped), SSE, AVX2 and AVX-512, chosen at run
+ * time (OSSA_LANE_AUTO: the widest this CPU runs whose vectors fit in W);
+ * building with OSSA_NO_SIMD, or the environment variable
+ * OSSA_SIMD=none|sse|avx2, limits the choice. Any W works on any path: a path
+ * narrower than W processes the batch in several vectors.
+ *
+ * Memory: the caller owns every buffer; the jobs allocate nothing, hold no
+ * state and may run on disjoint batch ranges of one output from different
+ * threads. Buffers are read and written unaligned; 64-byte alignment is
+ * fastest. */
+#ifndef OSSA_LANES_H
+#define OSSA_LANES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clip.h"
+#include "math.h"
+#include "result.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define OSSA_LANE_POSE_COMPONENTS 10
+#define OSSA_LANE_MODEL_COMPONENTS 12
+/* The widest batch: W is 4, 8 or 16. */
+#define OSSA_LANE_MAX_WIDTH 16
+
+typedef enum ossa_lane_path {
+    OSSA_LANE_AUTO = 0,  /* default: the widest path this CPU (and build) runs */
+    OSSA_LANE_PORTABLE,  /* plain C over 4-float vectors */
+    OSSA_LANE_SSE,       /* SSE4.2, 4 lanes per vector */
+    OSSA_LANE_AVX2,      /* AVX2 + FMA, 8 lanes per vector */
+    OSSA_LANE_AVX512,    /* AVX-512 F/VL/BW/DQ, 16 lanes per vector */
+    OSSA_LANE_PATH_COUNT
+} ossa_lane_path;
+
+/* ---- sizes and paths ---- */
+
+/* The batch width W this machine runs best: 16 with AVX-512, 8 with AVX2,
+ * else 4. Size lane buffers with it (jobs take it as `width`, 0 meaning this). */
+int ossa_lane_width(void);
+/* The path OSSA_LANE_AUTO resolves to on this machine (for W = 16). */
+ossa_lane_path ossa_lane_best_path(void);
+/* Whether this machine and build can run a path. */
+bool ossa_lane_path_supported(ossa_lane_path path);
+/* "auto", "portable", "sse", "avx2", "avx512". */
+const char *ossa_lane_path_name(ossa_lane_path path);
+/* Batches for character_count characters: ceil(character_count / width);
+ * 0 for a width that is not 4, 8 or 16 (after 0 -> ossa_lane_width()). */
+int ossa_lane_batch_count(int character_count, int width);
+/* Floats in a lane pose / lane model buffer for that many characters
+ * (batch_count * joint_count * components * width); 0 on a bad argument. */
+size_t ossa_lane_pose_floats(int joint_count, int character_count, int width);
+size_t ossa_lane_model_floats(int joint_count, int character_count, int width);
+
+/* ---- stage 1: sample clips into a lane pose ---- */
+
+/* ossa_sampling_job for lanes: each character plays its own clip at its own
+ * playhead. Rotations are nlerped (shortest arc); at a key's time the result
+ * is the key; STEP tracks hold. */
+typedef struct ossa_lane_sampling_job {
+    /* Clips the characters may play; all with the same joint count. */
+    const ossa_clip *const *clips;
+    int clip_count;
+    /* Per character: index into clips. NULL means every character plays clips[0]. */
+    const uint16_t *clip_index;
+    int clip_index_count;
+    /* Per character: playhead in seconds, any finite value, wrapped by `wrap`.
+     * character count = time_count. */
+    const float *time_s;
+    int time_count;
+    ossa_wrap wrap;        /* default OSSA_WRAP_LOOP */
+    int width;             /* lanes per batch: 4, 8 or 16; 0 means ossa_lane_width() */
+    /* Batches to process: [batch_begin, batch_end). 0, 0 means all. */
+    int batch_begin;
+    int batch_end;
+    ossa_lane_path path;   /* default OSSA_LANE_AUTO */
+    /* Lane pose: ossa_lane_pose_floats(joints, time_count, width) floats. */
+    float *output;
+    size_t output_count;
+} ossa_lane_sampling_job;
+
+ossa_result ossa_lane_sampling_job_validate(const ossa_lane_sampling_job *job);
+ossa_result ossa_lane_sampling_job_run(const ossa_lane_sampling_job *job);
+
+/* ---- stage 2: blend lane poses ---- */
+
+/* One layer of ossa_lane_blending_job; the fields mean what they mean in
+ * ossa_blend_layer, with the pose in lane layout. */
+typedef struct ossa_lane_blend_layer {
+    const float *pose;       /* lane pose, same size as the job's output */
+    size_t pose_count;
+    const float *weights;    /* per character, NULL means `weight` for all */
+    int weight_count;
+    float weight;
+    const float *joint_mask; /* per joint in [0, 1], NULL means 1 */
+    int joint_mask_count;
+    const ossa_transform *reference; /* additive layers: joint_count; NULL = rest pose */
+    int reference_count;
+} ossa_lane_blend_layer;
+
+/* ossa_blending_job for lanes: the same weighted average, rest-pose fill
+ * below `threshold`, and additive layers. */
+typedef struct ossa_lane_blending_job {
+    const ossa_lane_blend_layer *layers;   /* normal layers, may be 0 */
+    int layer_count;
+    const ossa_lane_blend_layer *additive; /* additive layers, may be 0 */
+    int additive_count;
+    const ossa_transform *rest_pose;       /* joint_count elements. Required. */
+    int joint_count;
+    int character_count;                   /* required, >= 1 */
+    int width;                             /* 0 means ossa_lane_width() */
+    int batch_begin;                       /* 0, 0 means all batches */
+    int batch_end;
+    float threshold;                       /* 0 means OSSA_BLEND_DEFAULT_THRESHOLD */
+    ossa_lane_path path;
+    float *output;                         /* lane pose; may not alias a layer */
+    size_t output_count;
+} ossa_lane_blending_job;
+
+ossa_result ossa_lane_blending_job_validate(const ossa_lane_blending_job *job);
+ossa_result ossa_lane_blending_job_run(const ossa_lane_blending_job *job);
+
+/* ---- stage 3: local -> model, W characters per step of the walk ---- */
+
+/* model[j] = model[parent[j]] * local[j] for every lane at once (affine 3x4
+ * matrices, any scale), as ossa_local_to_model_job. */
+typedef struct ossa_lane_local_to_model_job {
+    const uint16_t *parents; /* parents[i] < i or OSSA_NO_PARENT. Required. */
+    int joint_count;
+    const float *local;      /* lane pose */
+    size_t local_count;
+    int character_count;     /* required, >= 1 */
+    /* Optional per-character root transform applied to the roots (model ->
+     * world); NULL means identity. */
+    const ossa_mat34 *root;
+    int root_count;
+    int width;               /* 0 means ossa_lane_width() */
+    int batch_begin;         /* 0, 0 means all batches */
+    int batch_end;
+    ossa_lane_path path;
+    float *model;            /* lane model: ossa_lane_model_floats(...) floats */
+    size_t model_count;
+} ossa_lane_local_to_model_job;
+
+ossa_result ossa_lane_local_to_model_job_validate(const ossa_lane_local_to_model_job *job);
+ossa_result ossa_lane_local_to_model_job_run(const ossa_lane_local_to_model_job *job);
+
+/* ---- stage 4: lane model -> per-character matrices ---- */
+
+/* palette[c][k] = model[c][skin_joint[k]] * inverse_bind[k], as
+ * ossa_palette_job, written per character: character c's palette is
+ * palette[c * skin_joint_count ... + skin_joint_count). With skin_joint and
+ * inverse_bind both NULL it writes the model transforms themselves
+ * (skin_joint_count = joint_count): how lanes hand poses back. */
+typedef struct ossa_lane_palette_job {
+    const float *model;            /* lane model */
+    size_t model_count;
+    int joint_count;
+    int character_count;           /* required, >= 1 */
+    /* Skin joint k binds skeleton joint skin_joint[k] (< joint_count); NULL
+     * means joint k. */
+    const uint16_t *skin_joint;
+    /* skin_joint_count matrices; NULL means identity. */
+    const ossa_mat34 *inverse_bind;
+    /* 0 means joint_count (only when skin_joint is NULL). */
+    int skin_joint_count;
+    int width;                     /* 0 means ossa_lane_width() */
+    int batch_begin;               /* 0, 0 means all batches */
+    int batch_end;
+    ossa_lane_path path;
+    ossa_mat34 *palette;           /* character_count * skin_joint_count */
+    int palette_count;
+} ossa_lane_palette_job;
+
+ossa_result ossa_lane_palette_job_validate(const ossa_lane_palette_job *job);
+ossa_result ossa_lane_palette_job_run(const ossa_lane_palette_job *job);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OSSA_LANES_H */

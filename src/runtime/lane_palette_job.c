@@ -1,0 +1,77 @@
+/* lane_palette_job.c - lane models -> per-character matrices (skinning
+ * palettes, or the model transforms themselves): validation and set-up. */
+#include "ossa/lanes.h"
+
+#include "lane_internal.h"
+
+static int skin_count(const ossa_lane_palette_job *job)
+{
+    return job->skin_joint_count == 0 && !job->skin_joint ? job->joint_count
+                                                          : job->skin_joint_count;
+}
+
+ossa_result ossa_lane_palette_job_validate(const ossa_lane_palette_job *job)
+{
+    if (!job || !job->model)
+        return OSSA_ERR_MISSING_INPUT;
+    if (job->joint_count < 1 || job->character_count < 1)
+        return OSSA_ERR_INPUT_TOO_SMALL;
+    const int width = ossai_lane_resolve_width(job->width);
+    if (!width)
+        return OSSA_ERR_BAD_ARGUMENT;
+    if (job->model_count < ossa_lane_model_floats(job->joint_count, job->character_count, width))
+        return OSSA_ERR_INPUT_TOO_SMALL;
+    const int skins = skin_count(job);
+    if (skins < 1)
+        return OSSA_ERR_INPUT_TOO_SMALL;
+    if (job->skin_joint) {
+        for (int k = 0; k < skins; ++k)
+            if (job->skin_joint[k] >= job->joint_count)
+                return OSSA_ERR_BAD_INDEX;
+    } else if (skins > job->joint_count) {
+        return OSSA_ERR_BAD_INDEX;
+    }
+    int begin, end;
+    ossa_result r = ossai_lane_range(job->batch_begin, job->batch_end,
+                                     ossa_lane_batch_count(job->character_count, width), &begin,
+                                     &end);
+    if (r != OSSA_OK)
+        return r;
+    if (!ossai_lane_select(job->path, width))
+        return (unsigned)job->path >= OSSA_LANE_PATH_COUNT ? OSSA_ERR_BAD_ARGUMENT
+                                                           : OSSA_ERR_UNSUPPORTED;
+    if (!job->palette)
+        return OSSA_ERR_MISSING_OUTPUT;
+    if (job->palette_count < (int64_t)job->character_count * skins)
+        return OSSA_ERR_OUTPUT_TOO_SMALL;
+    return OSSA_OK;
+}
+
+ossa_result ossa_lane_palette_job_run(const ossa_lane_palette_job *job)
+{
+    ossa_result r = ossa_lane_palette_job_validate(job);
+    if (r != OSSA_OK)
+        return r;
+    const int n = job->character_count, width = ossai_lane_resolve_width(job->width);
+    const ossai_lane_kernels *kernels = ossai_lane_select(job->path, width);
+    int begin, end;
+    ossai_lane_range(job->batch_begin, job->batch_end, ossa_lane_batch_count(n, width), &begin,
+                     &end);
+    const int skins = skin_count(job);
+    ossai_lane_palette_args args;
+    args.joint_count = job->joint_count;
+    args.width = width;
+    args.skin_joint = job->skin_joint;
+    args.inverse_bind = job->inverse_bind;
+    args.skin_joint_count = skins;
+    for (int b = begin; b < end; ++b) {
+        for (int l = 0; l < width; ++l) {
+            const int c = b * width + l;
+            args.output[l] = c < n ? job->palette + (size_t)c * (size_t)skins : NULL;
+        }
+        args.model = job->model + (size_t)b * (size_t)job->joint_count * OSSAI_MODEL_C *
+                                      (size_t)width;
+        kernels->palette(&args);
+    }
+    return OSSA_OK;
+}

@@ -1,0 +1,82 @@
+/* lane_simd_avx512.h - the lane kernels' vector type on AVX-512: 16 lanes,
+ * comparisons in mask registers. */
+#ifndef OSSA_LANE_SIMD_AVX512_H
+#define OSSA_LANE_SIMD_AVX512_H
+
+#include <immintrin.h>
+#include <stdint.h>
+
+#define LANE_V 16
+
+typedef __m512 vf;
+typedef __mmask16 vm;
+
+static inline vf v_load(const float *p) { return _mm512_loadu_ps(p); }
+static inline void v_store(float *p, vf v) { _mm512_storeu_ps(p, v); }
+static inline vf v_set1(float x) { return _mm512_set1_ps(x); }
+static inline vf v_zero(void) { return _mm512_setzero_ps(); }
+static inline vf v_add(vf a, vf b) { return _mm512_add_ps(a, b); }
+static inline vf v_sub(vf a, vf b) { return _mm512_sub_ps(a, b); }
+static inline vf v_mul(vf a, vf b) { return _mm512_mul_ps(a, b); }
+static inline vf v_div(vf a, vf b) { return _mm512_div_ps(a, b); }
+static inline vf v_sqrt(vf a) { return _mm512_sqrt_ps(a); }
+static inline vf v_max(vf a, vf b) { return _mm512_max_ps(a, b); }
+static inline vf v_fmadd(vf a, vf b, vf c) { return _mm512_fmadd_ps(a, b, c); }
+static inline vm v_lt(vf a, vf b) { return _mm512_cmp_ps_mask(a, b, _CMP_LT_OQ); }
+static inline vm v_gt(vf a, vf b) { return _mm512_cmp_ps_mask(a, b, _CMP_GT_OQ); }
+static inline vm v_eq(vf a, vf b) { return _mm512_cmp_ps_mask(a, b, _CMP_EQ_OQ); }
+static inline vm v_and_m(vm a, vm b) { return (vm)(a & b); }
+static inline vf v_select(vm m, vf a, vf b) { return _mm512_mask_blend_ps(m, b, a); }
+static inline vf v_negate_where(vf x, vm m)
+{
+    return _mm512_mask_xor_ps(x, m, x, _mm512_set1_ps(-0.0f));
+}
+
+static inline __m512 unpacklo_pd(__m512 a, __m512 b)
+{
+    return _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(a), _mm512_castps_pd(b)));
+}
+
+static inline __m512 unpackhi_pd(__m512 a, __m512 b)
+{
+    return _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(a), _mm512_castps_pd(b)));
+}
+
+/* 16x16 transpose in four rounds of 16 shuffles: 4x4 transposes inside each
+ * 128-bit block (unpack ps, unpack pd), then a 4x4 transpose of the blocks
+ * (two rounds of shuffle_f32x4). */
+static inline void v_transpose(vf r[16])
+{
+    __m512 t[16], u[16];
+    for (int i = 0; i < 16; i += 2) {
+        t[i] = _mm512_unpacklo_ps(r[i], r[i + 1]);
+        t[i + 1] = _mm512_unpackhi_ps(r[i], r[i + 1]);
+    }
+    /* u[4k + m], block q: element 4q + m of rows 4k .. 4k + 3 */
+    for (int k = 0; k < 16; k += 4) {
+        u[k + 0] = unpacklo_pd(t[k + 0], t[k + 2]);
+        u[k + 1] = unpackhi_pd(t[k + 0], t[k + 2]);
+        u[k + 2] = unpacklo_pd(t[k + 1], t[k + 3]);
+        u[k + 3] = unpackhi_pd(t[k + 1], t[k + 3]);
+    }
+    for (int m = 0; m < 4; ++m) {
+        __m512 v0 = _mm512_shuffle_f32x4(u[m], u[4 + m], 0x44);
+        __m512 v1 = _mm512_shuffle_f32x4(u[m], u[4 + m], 0xEE);
+        __m512 v2 = _mm512_shuffle_f32x4(u[8 + m], u[12 + m], 0x44);
+        __m512 v3 = _mm512_shuffle_f32x4(u[8 + m], u[12 + m], 0xEE);
+        r[m] = _mm512_shuffle_f32x4(v0, v2, 0x88);
+        r[4 + m] = _mm512_shuffle_f32x4(v0, v2, 0xDD);
+        r[8 + m] = _mm512_shuffle_f32x4(v1, v3, 0x88);
+        r[12 + m] = _mm512_shuffle_f32x4(v1, v3, 0xDD);
+    }
+}
+
+/* Gathers, for the sampler that fetches with them instead of transposing. */
+#define LANE_HAS_GATHER 1
+typedef __m512i vi;
+static inline vi vi_load(const int32_t *p) { return _mm512_load_si512((const void *)p); }
+static inline vi vi_set1(int32_t x) { return _mm512_set1_epi32(x); }
+static inline vi vi_add(vi a, vi b) { return _mm512_add_epi32(a, b); }
+static inline vf v_gather(const float *base, vi idx) { return _mm512_i32gather_ps(idx, base, 4); }
+
+#endif /* OSSA_LANE_SIMD_AVX512_H */
