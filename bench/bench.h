@@ -9,6 +9,9 @@ typedef struct ossa_bench_entry {
     const char *summary;
 } ossa_bench_entry;
 
+/* The benchmarks (bench/<name>_bench.c). */
+int skinning_bench(int argc, char **argv);
+
 /* The registered benchmarks; *count receives their number. */
 const ossa_bench_entry *ossa_bench_list(int *count);
 

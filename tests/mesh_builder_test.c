@@ -53,11 +53,13 @@ TEST(builder_groups_vertices_by_influence_count)
     CHECK_INT(report.vertex_count, o.vertices);
     CHECK_INT(report.triangle_count, o.triangles);
     CHECK_INT(ossa_mesh_vertex_count(mesh), o.vertices);
-    /* Runtime vertices come in groups 1, 2, 3, 4, each in source order, and
-     * the source map is a permutation. */
+    /* Runtime vertices come in groups 1, 2, 3, 4; group 1 sorted by joint
+     * (then source order), the others in source order; the source map is a
+     * permutation. */
     const uint32_t *source = ossa_mesh_source_vertices(mesh);
     char *seen = calloc((size_t)o.vertices, 1);
-    int group = 1, previous = -1;
+    int group = 1;
+    long previous = -1; /* group 1: joint * vertices + source; others: source */
     for (int v = 0; v < o.vertices; ++v) {
         REQUIRE(source[v] < (uint32_t)o.vertices);
         CHECK(!seen[source[v]]);
@@ -66,12 +68,13 @@ TEST(builder_groups_vertices_by_influence_count)
         CHECK(g >= group);
         if (g != group)
             previous = -1;
-        CHECK((int)source[v] > previous);
-        group = g;
-        previous = (int)source[v];
         uint16_t joints[4];
         float weights[4];
         CHECK_INT(ossa_mesh_vertex_influences(mesh, v, joints, weights), g);
+        const long key = g == 1 ? (long)joints[0] * o.vertices + (long)source[v] : (long)source[v];
+        CHECK(key > previous);
+        group = g;
+        previous = key;
     }
     free(seen);
     ossa_mesh_free(mesh, NULL);

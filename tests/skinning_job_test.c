@@ -15,7 +15,7 @@
 #include "skinning_crowd.h"
 #endif
 
-/* OSSA_TEST_NEEDS_PIPELINE */
+/* OSSA_TEST_NEEDS_PIPELINE OSSA_TEST_NEEDS_BENCH */
 
 /* Skinned values may differ from the double-precision reference by this much
  * relative to (1 + |reference|): palettes here scale by up to 2 and translate
@@ -259,6 +259,111 @@ TEST(skinning_job_validity_table)
 }
 
 #ifdef OSSA_TEST_HAVE_BENCH
+/* Seed 002's steps (a)-(d), as the benchmark runs them, against the same
+ * reference (positions and normals; they have no tangents). */
+TEST(bench_baselines_match_the_reference)
+{
+    for (int trial = 0; trial < 3; ++trial) {
+        ts_rng r = ts_rng_make(300 + (uint64_t)trial);
+        ts_mesh m;
+        ts_mesh_options o = {257 + 101 * trial, 30, 6 + 11 * trial, 4, trial == 1, false, 5};
+        ts_mesh_random(&m, &r, &o);
+        ossa_mesh *mesh = ts_mesh_build(&m, NULL, NULL);
+        REQUIRE(mesh);
+        ossa_mat34 *palette = aligned_alloc(64, sizeof(ossa_mat34) * 32);
+        naive_mat4 *palette4 = aligned_alloc(64, sizeof(naive_mat4) * 32);
+        ts_random_palette(&r, palette, o.skin_joints);
+        naive_palette(palette, o.skin_joints, palette4);
+        naive_mesh nm;
+        REQUIRE(naive_mesh_init(&nm, mesh));
+        const int n = o.vertices;
+        naive_vertex *aos = aligned_alloc(64, sizeof(naive_vertex) * (size_t)n);
+        naive_skinned *split = aligned_alloc(64, 64 * (size_t)n);
+        float *f4 = aligned_alloc(64, 32 * (size_t)n), *sorted = aligned_alloc(64, 32 * (size_t)n);
+        naive_skin_aos(&nm, palette4, aos);
+        naive_skin_split(&nm, palette4, split);
+        naive_skin_float4(&nm, palette4, f4);
+        naive_skin_sorted(&nm, palette4, sorted);
+        const uint32_t *source = ossa_mesh_source_vertices(mesh);
+        double worst[4] = {0, 0, 0, 0};
+        int uv_copied = 1;
+        for (int v = 0; v < n; ++v) {
+            double want[12];
+            ts_mesh_reference_skin(&m, v, palette, want);
+            const double pn[6] = {want[0], want[1], want[2], want[4], want[5], want[6]};
+            float got[4][6];
+            memcpy(got[0], aos[v].position, 12);
+            memcpy(got[0] + 3, aos[v].normal, 12);
+            memcpy(got[1], split[v].position, 12);
+            memcpy(got[1] + 3, split[v].normal, 12);
+            memcpy(got[2], f4 + 8 * v, 12);
+            memcpy(got[2] + 3, f4 + 8 * v + 4, 12);
+            uv_copied &= aos[v].uv[0] == m.uvs[2 * v] && aos[v].uv[1] == m.uvs[2 * v + 1];
+            for (int k = 0; k < 3; ++k) {
+                const double e = ts_relative_error(got[k], pn, 6);
+                worst[k] = e > worst[k] || e != e ? e : worst[k];
+            }
+            CHECK(f4[8 * v + 3] == 1.0f && f4[8 * v + 7] == 0.0f);
+        }
+        for (int rv = 0; rv < n; ++rv) { /* (d) is in the runtime order */
+            double want[12];
+            ts_mesh_reference_skin(&m, (int)source[rv], palette, want);
+            const double pn[6] = {want[0], want[1], want[2], want[4], want[5], want[6]};
+            float got[6];
+            memcpy(got, sorted + 8 * rv, 12);
+            memcpy(got + 3, sorted + 8 * rv + 4, 12);
+            const double e = ts_relative_error(got, pn, 6);
+            worst[3] = e > worst[3] || e != e ? e : worst[3];
+        }
+        for (int k = 0; k < 4; ++k) {
+            if (!(worst[k] <= SKIN_TOLERANCE))
+                fprintf(stderr, "step (%c), trial %d: relative error %.3g\n", 'a' + k, trial,
+                        worst[k]);
+            CHECK(worst[k] <= SKIN_TOLERANCE);
+        }
+        CHECK(uv_copied);
+        naive_mesh_fini(&nm);
+        free(aos);
+        free(split);
+        free(f4);
+        free(sorted);
+        free(palette);
+        free(palette4);
+        ossa_mesh_free(mesh, NULL);
+        ts_mesh_free(&m);
+    }
+}
+
+/* The benchmark's crowd, every step, on 1..4 threads: the same bytes. */
+TEST(bench_threads_give_identical_output)
+{
+    ossa_default_character c;
+    ossa_error e;
+    REQUIRE(ossa_default_character_build(&c, NULL, &e) == OSSA_OK);
+    const ossa_clip *clips[3] = {c.clips[0], c.clips[1], c.clips[2]};
+    skin_crowd crowd;
+    char err[200];
+    REQUIRE(skin_crowd_init(&crowd, c.skeleton, clips, 3, c.mesh, 7, err, sizeof err));
+    const size_t bytes = crowd.output_stride * 7;
+    unsigned char *first = malloc(bytes);
+    for (int step = 0; step < SKIN_STEP_COUNT; ++step) {
+        memset(crowd.outputs, 0, bytes);
+        skin_crowd_run(&crowd, (skin_step)step, OSSA_SKINNING_AUTO, 1);
+        memcpy(first, crowd.outputs, bytes);
+        for (int threads = 2; threads <= 4; ++threads) {
+            memset(crowd.outputs, 0, bytes);
+            skin_crowd_run(&crowd, (skin_step)step, OSSA_SKINNING_AUTO, threads);
+            CHECK(memcmp(first, crowd.outputs, bytes) == 0);
+        }
+    }
+    /* The characters really differ (their own clip and time). */
+    CHECK(memcmp(skin_crowd_output(&crowd, 0), skin_crowd_output(&crowd, 3),
+                 skin_crowd_output_bytes(&crowd, SKIN_LIBRARY_FULL)) != 0);
+    free(first);
+    skin_crowd_fini(&crowd);
+    ossa_default_character_free(&c, NULL);
+}
+
 #define BENCH_TESTS , bench_baselines_match_the_reference, bench_threads_give_identical_output
 #else
 #define BENCH_TESTS

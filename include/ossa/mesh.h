@@ -10,7 +10,8 @@
  * - Vertices are ordered by influence count: all 1-influence vertices, then
  *   2, 3 and 4; the index buffer is remapped to match. A 1-influence vertex
  *   stores no weight; an n-influence vertex stores n - 1 weights (the last is
- *   1 - their sum).
+ *   1 - their sum). The 1-influence vertices are sorted by joint (runs that
+ *   share one matrix); the other groups keep the source order.
  * - Influence joints index the mesh's skin joints (its palette); each skin
  *   joint names a skeleton joint and carries its inverse bind matrix.
  * - A cold map from every runtime vertex to its source vertex lets tools

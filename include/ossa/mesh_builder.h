@@ -7,7 +7,8 @@
  * tangent) from the static one (uv, colour), and maps skin joints to skeleton
  * joints by name. What it changed is counted in the report.
  * Every raw vertex is kept (the runtime order is a permutation of the source
- * order; ossa_mesh_source_vertices maps back). Positions, normals and
+ * order, 1-influence vertices sorted by joint; ossa_mesh_source_vertices maps
+ * back). Positions, normals and
  * tangents are stored as given, not renormalised; a tangent's w is stored as
  * -1 when negative, else +1. Inside a vertex, influences are stored heaviest
  * first. */

@@ -337,8 +337,12 @@ ossa_result ossa_mesh_build(const ossa_raw_mesh *raw, const ossa_skeleton *skele
     uint32_t *source_of = ossa_alloc(b.allocator, sizeof(uint32_t) * (size_t)n, 16);
     uint16_t *skin_joints =
         ossa_alloc(b.allocator, sizeof(uint16_t) * (size_t)raw->skin_joint_count, 16);
+    uint32_t *joint_start =
+        ossa_alloc(b.allocator, sizeof(uint32_t) * ((size_t)raw->skin_joint_count + 1), 16);
     ossa_mesh *m = NULL;
-    if (!influences || !scratch || !runtime_of || !source_of || !skin_joints) {
+    if (joint_start)
+        memset(joint_start, 0, sizeof(uint32_t) * ((size_t)raw->skin_joint_count + 1));
+    if (!influences || !scratch || !runtime_of || !source_of || !skin_joints || !joint_start) {
         r = ossa_error_set(error, OSSA_ERR_OUT_OF_MEMORY, -1, -1,
                            "mesh '%s': out of memory for %d vertices", b.name, n);
         goto fail;
@@ -357,15 +361,24 @@ ossa_result ossa_mesh_build(const ossa_raw_mesh *raw, const ossa_skeleton *skele
             goto fail;
         }
 
-    /* Group by influence count, keeping the source order inside a group. */
+    /* Group by influence count, keeping the source order inside a group,
+     * except that 1-influence vertices are ordered by joint: runs that share
+     * one matrix, which a kernel can transform without blending or re-deriving
+     * it (group 1 starts at 0, so joint_start[k] is a runtime index). */
     uint32_t counts[OSSA_MAX_INFLUENCES] = {0, 0, 0, 0}, next[OSSA_MAX_INFLUENCES];
-    for (int v = 0; v < n; ++v)
+    for (int v = 0; v < n; ++v) {
         counts[influences[v].count - 1]++;
+        if (influences[v].count == 1)
+            joint_start[influences[v].joints[0] + 1]++;
+    }
+    for (int k = 0; k < raw->skin_joint_count; ++k)
+        joint_start[k + 1] += joint_start[k];
     next[0] = 0;
     for (int g = 1; g < OSSA_MAX_INFLUENCES; ++g)
         next[g] = next[g - 1] + counts[g - 1];
     for (int v = 0; v < n; ++v) {
-        const uint32_t at = next[influences[v].count - 1]++;
+        const kept *k = &influences[v];
+        const uint32_t at = k->count == 1 ? joint_start[k->joints[0]]++ : next[k->count - 1]++;
         runtime_of[v] = at;
         source_of[at] = (uint32_t)v;
     }
@@ -428,6 +441,7 @@ fail:
     ossa_free(b.allocator, runtime_of);
     ossa_free(b.allocator, source_of);
     ossa_free(b.allocator, skin_joints);
+    ossa_free(b.allocator, joint_start);
     return r;
 }
 

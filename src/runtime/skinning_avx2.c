@@ -21,28 +21,35 @@ OSSAI_SKIN_INLINE void skin(const ossai_skin_batch *b, const int n, const bool t
     const __m256i pick_hi = _mm256_setr_epi32(2, 6, 3, 7, 2, 6, 3, 7);
     /* w of [position | normal]: 1 takes the translation, 0 does not. */
     const __m256 w_pn = _mm256_setr_ps(1.0f, 1.0f, 1.0f, 1.0f, 0.0f, 0.0f, 0.0f, 0.0f);
+    /* 1-influence vertices are sorted by joint: within a run the columns of
+     * the previous vertex are the columns of this one. */
+    uint16_t current = 0xFFFF; /* no skin joint has this index */
+    __m256 c0 = e3, c1 = e3, c2 = e3, c3 = e3;
     /* Locals, not b->: stores through dst could alias *b for the compiler. */
     for (const float *end = src + b->count * floats; src != end;) {
-        const float *last = palette[joints[n - 1]].m[0];
-        const __m256 l01 = _mm256_loadu_ps(last);
-        const __m128 l2 = _mm_load_ps(last + 8);
-        __m256 a01 = l01;
-        __m128 a2 = l2;
-        for (int k = 0; k + 1 < n; ++k) {
-            const float *p = palette[joints[k]].m[0];
-            a01 = _mm256_fmadd_ps(_mm256_set1_ps(weights[k]),
-                                  _mm256_sub_ps(_mm256_loadu_ps(p), l01), a01);
-            a2 = _mm_fmadd_ps(_mm_set1_ps(weights[k]), _mm_sub_ps(_mm_load_ps(p + 8), l2), a2);
+        if (n != 1 || joints[0] != current) {
+            current = joints[0];
+            const float *last = palette[joints[n - 1]].m[0];
+            const __m256 l01 = _mm256_loadu_ps(last);
+            const __m128 l2 = _mm_load_ps(last + 8);
+            __m256 a01 = l01;
+            __m128 a2 = l2;
+            for (int k = 0; k + 1 < n; ++k) {
+                const float *p = palette[joints[k]].m[0];
+                a01 = _mm256_fmadd_ps(_mm256_set1_ps(weights[k]),
+                                      _mm256_sub_ps(_mm256_loadu_ps(p), l01), a01);
+                a2 = _mm_fmadd_ps(_mm_set1_ps(weights[k]), _mm_sub_ps(_mm_load_ps(p + 8), l2),
+                                  a2);
+            }
+            /* a01 = [r0 | r1], b = [r2 | e3]; u = [m00 m20 m01 m21 | m10 0 m11 0],
+             * v = [m02 m22 m03 m23 | m12 0 m13 1]. */
+            const __m256 bb = _mm256_blend_ps(_mm256_castps128_ps256(a2), e3, 0xF0);
+            const __m256 u = _mm256_unpacklo_ps(a01, bb), v = _mm256_unpackhi_ps(a01, bb);
+            c0 = _mm256_permutevar8x32_ps(u, pick_lo);
+            c1 = _mm256_permutevar8x32_ps(u, pick_hi);
+            c2 = _mm256_permutevar8x32_ps(v, pick_lo);
+            c3 = _mm256_permutevar8x32_ps(v, pick_hi);
         }
-        /* a01 = [r0 | r1], b = [r2 | e3]; u = [m00 m20 m01 m21 | m10 0 m11 0],
-         * v = [m02 m22 m03 m23 | m12 0 m13 1]. */
-        const __m256 bb = _mm256_blend_ps(_mm256_castps128_ps256(a2), e3, 0xF0);
-        const __m256 u = _mm256_unpacklo_ps(a01, bb), v = _mm256_unpackhi_ps(a01, bb);
-        const __m256 c0 = _mm256_permutevar8x32_ps(u, pick_lo);
-        const __m256 c1 = _mm256_permutevar8x32_ps(u, pick_hi);
-        const __m256 c2 = _mm256_permutevar8x32_ps(v, pick_lo);
-        const __m256 c3 = _mm256_permutevar8x32_ps(v, pick_hi);
-
         const __m256 pn = _mm256_loadu_ps(src);
         __m256 o = _mm256_mul_ps(c3, w_pn);
         o = _mm256_fmadd_ps(c0, _mm256_permute_ps(pn, 0x00), o);
