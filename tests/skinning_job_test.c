@@ -1,6 +1,7 @@
 /* skinning_job_test.c - every skinning path this CPU runs, and the
  * benchmarks' "before" versions, against a double-precision reference on
  * random meshes and palettes; identity palettes; vertex ranges; validity. */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,16 @@
 
 /* OSSA_TEST_NEEDS_PIPELINE OSSA_TEST_NEEDS_BENCH */
 
+/* Exactly `bytes` of 64-byte aligned memory, so that ASan catches a kernel
+ * reading or writing one byte past a palette or an output. */
+static void *aligned(size_t bytes)
+{
+    void *p = NULL;
+    if (posix_memalign(&p, 64, bytes ? bytes : 1) != 0)
+        abort();
+    return p;
+}
+
 /* Skinned values may differ from the double-precision reference by this much
  * relative to (1 + |reference|): palettes here scale by up to 2 and translate
  * by up to 1, inputs are in [-1, 1], so a few float roundings of values up to
@@ -26,7 +37,7 @@
 static float *alloc_output(const ossa_mesh *mesh)
 {
     const size_t bytes = (size_t)ossa_mesh_vertex_count(mesh) * (size_t)ossa_mesh_skinned_stride(mesh);
-    float *out = aligned_alloc(64, (bytes + 63) / 64 * 64);
+    float *out = aligned(bytes);
     memset(out, 0xCD, bytes);
     return out;
 }
@@ -84,7 +95,7 @@ TEST(every_path_matches_the_double_precision_reference)
         ts_mesh_random(&m, &r, &o);
         ossa_mesh *mesh = ts_mesh_build(&m, NULL, NULL);
         REQUIRE(mesh);
-        ossa_mat34 *palette = aligned_alloc(64, sizeof(ossa_mat34) * 64);
+        ossa_mat34 *palette = aligned(sizeof(ossa_mat34) * (size_t)o.skin_joints);
         ts_random_palette(&r, palette, o.skin_joints);
         for (int p = 0; p < PATH_COUNT; ++p) {
             if (!ossa_skinning_path_supported(all_paths[p]))
@@ -119,7 +130,7 @@ TEST(identity_palette_reproduces_the_source_mesh)
         ts_mesh_random(&m, &r, &o);
         ossa_mesh *mesh = ts_mesh_build(&m, NULL, NULL);
         REQUIRE(mesh);
-        ossa_mat34 *palette = aligned_alloc(64, sizeof(ossa_mat34) * 12);
+        ossa_mat34 *palette = aligned(sizeof(ossa_mat34) * 12);
         for (int k = 0; k < 12; ++k)
             palette[k] = ossa_mat34_identity();
         const uint32_t *source = ossa_mesh_source_vertices(mesh);
@@ -161,7 +172,7 @@ TEST(vertex_ranges_write_only_their_vertices_and_match_the_whole)
     ts_mesh_random(&m, &r, &o);
     ossa_mesh *mesh = ts_mesh_build(&m, NULL, NULL);
     REQUIRE(mesh);
-    ossa_mat34 *palette = aligned_alloc(64, sizeof(ossa_mat34) * 9);
+    ossa_mat34 *palette = aligned(sizeof(ossa_mat34) * 9);
     ts_random_palette(&r, palette, 9);
     const size_t bytes = (size_t)o.vertices * 48;
     for (int p = 0; p < PATH_COUNT; ++p) {
@@ -200,7 +211,7 @@ TEST(skinning_job_validity_table)
     ts_mesh_random(&m, &r, &o);
     ossa_mesh *mesh = ts_mesh_build(&m, NULL, NULL);
     REQUIRE(mesh);
-    ossa_mat34 *palette = aligned_alloc(64, sizeof(ossa_mat34) * 5);
+    ossa_mat34 *palette = aligned(sizeof(ossa_mat34) * 5);
     ts_random_palette(&r, palette, 5);
     float *out = alloc_output(mesh);
     ossa_skinning_job ok = {0};
@@ -270,16 +281,16 @@ TEST(bench_baselines_match_the_reference)
         ts_mesh_random(&m, &r, &o);
         ossa_mesh *mesh = ts_mesh_build(&m, NULL, NULL);
         REQUIRE(mesh);
-        ossa_mat34 *palette = aligned_alloc(64, sizeof(ossa_mat34) * 32);
-        naive_mat4 *palette4 = aligned_alloc(64, sizeof(naive_mat4) * 32);
+        ossa_mat34 *palette = aligned(sizeof(ossa_mat34) * 32);
+        naive_mat4 *palette4 = aligned(sizeof(naive_mat4) * 32);
         ts_random_palette(&r, palette, o.skin_joints);
         naive_palette(palette, o.skin_joints, palette4);
         naive_mesh nm;
         REQUIRE(naive_mesh_init(&nm, mesh));
         const int n = o.vertices;
-        naive_vertex *aos = aligned_alloc(64, sizeof(naive_vertex) * (size_t)n);
-        naive_skinned *split = aligned_alloc(64, 64 * (size_t)n);
-        float *f4 = aligned_alloc(64, 32 * (size_t)n), *sorted = aligned_alloc(64, 32 * (size_t)n);
+        naive_vertex *aos = aligned(sizeof(naive_vertex) * (size_t)n);
+        naive_skinned *split = aligned(64 * (size_t)n);
+        float *f4 = aligned(32 * (size_t)n), *sorted = aligned(32 * (size_t)n);
         naive_skin_aos(&nm, palette4, aos);
         naive_skin_split(&nm, palette4, split);
         naive_skin_float4(&nm, palette4, f4);
