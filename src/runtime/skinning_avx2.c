@@ -7,6 +7,9 @@
 
 #include "skinning_internal.h"
 
+/* Palette matrix j (see palette_stride in skinning_internal.h). */
+#define AT(j) ((const float *)(const void *)((const char *)palette + (size_t)(j) * stride))
+
 OSSAI_SKIN_INLINE void skin(const ossai_skin_batch *b, const int n, const bool tangents)
 {
     const size_t floats = tangents ? 12 : 8;
@@ -15,6 +18,7 @@ OSSAI_SKIN_INLINE void skin(const ossai_skin_batch *b, const int n, const bool t
     const uint16_t *joints = b->joints;
     const float *weights = b->weights;
     const ossa_mat34 *palette = b->palette;
+    const size_t stride = b->palette_stride;
     /* B's upper lane is the implicit fourth row (0 0 0 1). */
     const __m256 e3 = _mm256_set_ps(1.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f);
     const __m256i pick_lo = _mm256_setr_epi32(0, 4, 1, 5, 0, 4, 1, 5);
@@ -29,13 +33,13 @@ OSSAI_SKIN_INLINE void skin(const ossai_skin_batch *b, const int n, const bool t
     for (const float *end = src + b->count * floats; src != end;) {
         if (n != 1 || joints[0] != current) {
             current = joints[0];
-            const float *last = palette[joints[n - 1]].m[0];
+            const float *last = AT(joints[n - 1]);
             const __m256 l01 = _mm256_loadu_ps(last);
             const __m128 l2 = _mm_load_ps(last + 8);
             __m256 a01 = l01;
             __m128 a2 = l2;
             for (int k = 0; k + 1 < n; ++k) {
-                const float *p = palette[joints[k]].m[0];
+                const float *p = AT(joints[k]);
                 a01 = _mm256_fmadd_ps(_mm256_set1_ps(weights[k]),
                                       _mm256_sub_ps(_mm256_loadu_ps(p), l01), a01);
                 a2 = _mm_fmadd_ps(_mm_set1_ps(weights[k]), _mm_sub_ps(_mm_load_ps(p + 8), l2),

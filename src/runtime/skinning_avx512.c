@@ -29,14 +29,17 @@
 #define W 0x8888u    /* the w of every lane */
 
 /* [r0 | r1 | r2 | 0] of a vertex's blended matrix. */
-OSSAI_SKIN_INLINE __m512 blend(const ossa_mat34 *palette, const uint16_t *joints,
+/* Palette matrix j (see palette_stride in skinning_internal.h). */
+#define AT(j) ((const float *)(const void *)((const char *)palette + (size_t)(j) * stride))
+
+OSSAI_SKIN_INLINE __m512 blend(const ossa_mat34 *palette, size_t stride, const uint16_t *joints,
                                const float *weights, int n)
 {
-    const __m512 last = _mm512_maskz_loadu_ps(ROWS, palette[joints[n - 1]].m[0]);
+    const __m512 last = _mm512_maskz_loadu_ps(ROWS, AT(joints[n - 1]));
     __m512 m = last;
     for (int k = 0; k + 1 < n; ++k) {
         /* m -= w_k (last - P[j_k]); lane 3 stays 0. */
-        const __m512 p = _mm512_maskz_loadu_ps(ROWS, palette[joints[k]].m[0]);
+        const __m512 p = _mm512_maskz_loadu_ps(ROWS, AT(joints[k]));
         m = _mm512_fnmadd_ps(_mm512_set1_ps(weights[k]), _mm512_maskz_sub_ps(ROWS, last, p), m);
     }
     return m;
@@ -107,6 +110,7 @@ OSSAI_SKIN_INLINE void skin(const ossai_skin_batch *b, const int n, const bool t
     const uint16_t *joints = b->joints;
     const float *weights = b->weights;
     const ossa_mat34 *palette = b->palette;
+    const size_t stride = b->palette_stride;
     size_t left = b->count;
     if (tangents) {
         /* [p0 n0 t0 p1 | n1 t1 p2 n2 | t2 p3 n3 t3] */
@@ -121,7 +125,7 @@ OSSAI_SKIN_INLINE void skin(const ossai_skin_batch *b, const int n, const bool t
             if (n == 1 && all_joint(joints, 4, joints[0])) {
                 if (joints[0] != current) {
                     current = joints[0];
-                    const __m512 m = blend(palette, joints, weights, 1);
+                    const __m512 m = blend(palette, stride, joints, weights, 1);
                     for (int j = 0; j < 3; ++j)
                         c[j] = _mm512_permutexvar_ps(single.column[j], m);
                     const __m512 c3 = _mm512_permutexvar_ps(single.column[3], m);
@@ -133,10 +137,10 @@ OSSAI_SKIN_INLINE void skin(const ossai_skin_batch *b, const int n, const bool t
                 _mm512_storeu_ps(dst + 16, transform_shared(c, t[1], _mm512_loadu_ps(src + 16)));
                 _mm512_storeu_ps(dst + 32, transform_shared(c, t[2], _mm512_loadu_ps(src + 32)));
             } else {
-                const __m512 m0 = blend(palette, joints, weights, n);
-                const __m512 m1 = blend(palette, joints + n, weights + (n - 1), n);
-                const __m512 m2 = blend(palette, joints + 2 * n, weights + 2 * (n - 1), n);
-                const __m512 m3 = blend(palette, joints + 3 * n, weights + 3 * (n - 1), n);
+                const __m512 m0 = blend(palette, stride, joints, weights, n);
+                const __m512 m1 = blend(palette, stride, joints + n, weights + (n - 1), n);
+                const __m512 m2 = blend(palette, stride, joints + 2 * n, weights + 2 * (n - 1), n);
+                const __m512 m3 = blend(palette, stride, joints + 3 * n, weights + 3 * (n - 1), n);
                 _mm512_storeu_ps(dst, transform(m0, m1, _mm512_loadu_ps(src), &l0));
                 _mm512_storeu_ps(dst + 16, transform(m1, m2, _mm512_loadu_ps(src + 16), &l1));
                 _mm512_storeu_ps(dst + 32, transform(m2, m3, _mm512_loadu_ps(src + 32), &l2));
@@ -147,7 +151,7 @@ OSSAI_SKIN_INLINE void skin(const ossai_skin_batch *b, const int n, const bool t
             weights += 4 * (n - 1);
         }
         for (; left > 0; --left) {
-            const __m512 m = blend(palette, joints, weights, n);
+            const __m512 m = blend(palette, stride, joints, weights, n);
             const __m512 v = _mm512_maskz_loadu_ps(ROWS, src);
             _mm512_mask_storeu_ps(dst, ROWS, transform(m, m, v, &single));
             src += 12;
@@ -164,15 +168,15 @@ OSSAI_SKIN_INLINE void skin(const ossai_skin_batch *b, const int n, const bool t
             if (n == 1 && all_joint(joints, 2, joints[0])) {
                 if (joints[0] != current) {
                     current = joints[0];
-                    const __m512 m = blend(palette, joints, weights, 1);
+                    const __m512 m = blend(palette, stride, joints, weights, 1);
                     for (int j = 0; j < 3; ++j)
                         c[j] = _mm512_permutexvar_ps(single.column[j], m);
                     t = _mm512_maskz_permutexvar_ps(pair.position, single.column[3], m);
                 }
                 _mm512_storeu_ps(dst, transform_shared(c, t, _mm512_loadu_ps(src)));
             } else {
-                const __m512 m0 = blend(palette, joints, weights, n);
-                const __m512 m1 = blend(palette, joints + n, weights + (n - 1), n);
+                const __m512 m0 = blend(palette, stride, joints, weights, n);
+                const __m512 m1 = blend(palette, stride, joints + n, weights + (n - 1), n);
                 _mm512_storeu_ps(dst, transform(m0, m1, _mm512_loadu_ps(src), &pair));
             }
             src += 16;
@@ -181,7 +185,7 @@ OSSAI_SKIN_INLINE void skin(const ossai_skin_batch *b, const int n, const bool t
             weights += 2 * (n - 1);
         }
         if (left > 0) {
-            const __m512 m = blend(palette, joints, weights, n);
+            const __m512 m = blend(palette, stride, joints, weights, n);
             const __m512 v = _mm512_maskz_loadu_ps(0x00FF, src);
             _mm512_mask_storeu_ps(dst, 0x00FF, transform(m, m, v, &single));
         }

@@ -31,6 +31,9 @@ typedef struct ossai_skin_batch {
     const uint16_t *joints;    /* `influences` skin joints per vertex */
     const float *weights;      /* `influences` - 1 weights per vertex */
     const ossa_mat34 *palette; /* 16-aligned */
+    /* sizeof(ossa_mat34), passed at run time: multiplying a joint by an
+     * unknown stride is one imul, where the constant 48 becomes lea + shl. */
+    size_t palette_stride;
     size_t count;              /* vertices */
     int influences;            /* 1..4 */
     bool tangents;             /* stride 48 bytes (position, normal, tangent), else 32 */

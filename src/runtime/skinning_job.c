@@ -124,6 +124,7 @@ ossa_result ossa_skinning_job_run(const ossa_skinning_job *job)
             batch.weights = weights + ossai_mesh_weights_before(mesh->group_counts, g) +
                             i * (size_t)(g - 1);
             batch.palette = job->palette;
+            batch.palette_stride = sizeof(ossa_mat34);
             batch.count = hi - lo;
             batch.influences = g;
             batch.tangents = (mesh->flags & OSSAI_MESH_HAS_TANGENTS) != 0;
