@@ -2,7 +2,8 @@
  * called only when the CPU has them). One vertex at a time: rows 0-1 of the
  * blended matrix in one ymm, row 2 in an xmm; two in-lane unpacks and four
  * cross-lane permutes give each column in both 128-bit lanes, so position and
- * normal are transformed together as one ymm [position | normal]. */
+ * normal are transformed together as one ymm [position | normal]; runs of
+ * 1-influence vertices on one joint keep their columns. */
 #include <immintrin.h>
 
 #include "skinning_internal.h"

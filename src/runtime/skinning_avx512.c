@@ -15,11 +15,11 @@
  * where the translation (column 3) is put only in position lanes, and every
  * w is copied from the input (exact: 1 for positions, 0 for normals, the
  * tangent's handedness), the columns' w being 0. Leftover vertices go one at
- * a time through
- * the same arithmetic, so a vertex's result does not depend on the range it
- * was skinned in. Cross-lane permutes are the scarce resource: batching
- * shares each register's permutes among its lanes (3 per vertex instead of
- * 4) and leaves out the w spread. */
+ * a time through the same arithmetic, so a vertex's result does not depend
+ * on the range it was skinned in. Cross-lane permutes are the scarce
+ * resource: batching shares each register's permutes among its lanes (3 per
+ * vertex instead of 4) and leaves out the w spread; runs of 1-influence
+ * vertices on one joint reuse its columns without any. */
 #include <immintrin.h>
 #include <string.h>
 
@@ -28,10 +28,10 @@
 #define ROWS 0x0FFFu /* the 12 floats of a 3x4 matrix */
 #define W 0x8888u    /* the w of every lane */
 
-/* [r0 | r1 | r2 | 0] of a vertex's blended matrix. */
 /* Palette matrix j (see palette_stride in skinning_internal.h). */
 #define AT(j) ((const float *)(const void *)((const char *)palette + (size_t)(j) * stride))
 
+/* [r0 | r1 | r2 | 0] of a vertex's blended matrix. */
 OSSAI_SKIN_INLINE __m512 blend(const ossa_mat34 *palette, size_t stride, const uint16_t *joints,
                                const float *weights, int n)
 {
