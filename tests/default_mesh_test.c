@@ -7,6 +7,7 @@
 
 #include "ossa/ossa.h"
 #include "ossa/pipeline.h"
+#include "test_support.h"
 #include "utest.h"
 
 /* OSSA_TEST_NEEDS_PIPELINE */
@@ -147,5 +148,30 @@ TEST(default_mesh_in_the_rest_pose_skins_to_itself)
     ossa_default_character_free(&c, NULL);
 }
 
+TEST(default_character_fails_cleanly_when_memory_runs_out)
+{
+    int failures = 0;
+    for (int n = 0;; ++n) {
+        ts_failing_allocator a;
+        ts_failing_allocator_init(&a, n);
+        ossa_default_character c;
+        ossa_error e;
+        const ossa_result r = ossa_default_character_build(&c, &a.allocator, &e);
+        if (r == OSSA_OK) {
+            CHECK(c.mesh != NULL);
+            ossa_default_character_free(&c, &a.allocator);
+            CHECK_INT(a.live, 0);
+            break;
+        }
+        CHECK_RESULT(r, OSSA_ERR_OUT_OF_MEMORY);
+        CHECK(c.mesh == NULL && c.skeleton == NULL);
+        CHECK_INT(a.live, 0);
+        ++failures;
+        REQUIRE(n < 1000);
+    }
+    CHECK(failures > 10);
+}
+
 UTEST_MAIN(default_mesh_has_the_seed_character_size_and_influence_mix,
-           default_mesh_geometry_is_sound, default_mesh_in_the_rest_pose_skins_to_itself)
+           default_mesh_geometry_is_sound, default_mesh_in_the_rest_pose_skins_to_itself,
+           default_character_fails_cleanly_when_memory_runs_out)
