@@ -11,6 +11,7 @@ typedef struct ossa_bench_entry {
 
 /* The benchmarks' entry points. */
 int bench_hierarchy_main(int argc, char **argv); /* hierarchy_bench.c, seed 001 */
+int bench_skinning_main(int argc, char **argv);  /* skinning_bench.c, seed 002 */
 int bench_locality_main(int argc, char **argv);  /* locality_bench.c, seed 003 */
 int bench_frame_main(int argc, char **argv);     /* frame_bench.c, the crowd frame */
 

@@ -6,6 +6,8 @@
 static const ossa_bench_entry entries[] = {
     {"hierarchy", bench_hierarchy_main,
      "seed 001: naive pointer tree vs flattened 4x4 loop vs ossa 3x4 and QVS walks"},
+    {"skinning", bench_skinning_main,
+     "seed 002: 100 skinned characters, naive AoS to sorted SIMD"},
     {"locality", bench_locality_main,
      "seed 003: pointers vs arrays, packed particles, hot/cold"},
     {"frame", bench_frame_main, "a full crowd frame per stage, lanes vs reference; scaling sweep"},

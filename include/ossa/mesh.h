@@ -10,7 +10,8 @@
  * - Vertices are ordered by influence count: all 1-influence vertices, then
  *   2, 3 and 4; the index buffer is remapped to match. A 1-influence vertex
  *   stores no weight; an n-influence vertex stores n - 1 weights (the last is
- *   1 - their sum).
+ *   1 - their sum). The 1-influence vertices are sorted by joint (runs that
+ *   share one matrix); the other groups keep the source order.
  * - Influence joints index the mesh's skin joints (its palette); each skin
  *   joint names a skeleton joint and carries its inverse bind matrix.
  * - A cold map from every runtime vertex to its source vertex lets tools
@@ -61,6 +62,18 @@ int ossa_mesh_skin_joint_count(const ossa_mesh *mesh);
 const uint16_t *ossa_mesh_skin_joints(const ossa_mesh *mesh);
 /* Inverse bind matrix of each skin joint (skin_joint_count, 16-aligned). */
 const ossa_mat34 *ossa_mesh_inverse_binds(const ossa_mesh *mesh);
+/* Influence joints (skin joint indices) of all vertices, grouped by influence
+ * count: counts[0] vertices with 1 each, then counts[1] vertices with 2 each,
+ * then 3, then 4. */
+const uint16_t *ossa_mesh_joints(const ossa_mesh *mesh);
+/* Stored weights, grouped the same way with n - 1 per n-influence vertex
+ * (none for 1-influence vertices); the last weight is 1 - their sum. */
+const float *ossa_mesh_weights(const ossa_mesh *mesh);
+/* One runtime vertex's influences with all n weights (the last one computed
+ * as 1 - the others): returns n in 1..4, or 0 when vertex is out of range. */
+int ossa_mesh_vertex_influences(const ossa_mesh *mesh, int vertex,
+                                uint16_t joints[OSSA_MAX_INFLUENCES],
+                                float weights[OSSA_MAX_INFLUENCES]);
 /* Runtime vertex -> source vertex (vertex_count elements), cold data. */
 const uint32_t *ossa_mesh_source_vertices(const ossa_mesh *mesh);
 /* Size in bytes of the mesh's data (as stored in a blob). */

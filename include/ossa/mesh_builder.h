@@ -5,7 +5,13 @@
  * renormalises, reorders vertices into influence-count groups 1..4 (index
  * buffer remapped), splits the skinned stream (float4 position, normal,
  * tangent) from the static one (uv, colour), and maps skin joints to skeleton
- * joints by name. What it changed is counted in the report. */
+ * joints by name. What it changed is counted in the report.
+ * Every raw vertex is kept (the runtime order is a permutation of the source
+ * order, 1-influence vertices sorted by joint; ossa_mesh_source_vertices maps
+ * back). Positions, normals and
+ * tangents are stored as given, not renormalised; a tangent's w is stored as
+ * -1 when negative, else +1. Inside a vertex, influences are stored heaviest
+ * first. */
 #ifndef OSSA_MESH_BUILDER_H
 #define OSSA_MESH_BUILDER_H
 
@@ -64,6 +70,8 @@ typedef struct ossa_mesh_build_report {
     int dropped_zero_weights;     /* zero-weight influences removed */
     int renormalized_vertices;    /* vertices whose weights did not sum to 1 (+-1e-3) */
     int skin_joint_count;
+    int merged_influences;        /* influences naming a joint the vertex already lists
+                                     (their weights were added) */
 } ossa_mesh_build_report;
 
 /* Builds *out (one allocation, freed with ossa_mesh_free). Errors name the

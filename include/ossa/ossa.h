@@ -9,10 +9,12 @@
 #include "lanes.h"
 #include "local_to_model_job.h"
 #include "math.h"
+#include "mesh.h"
 #include "palette_job.h"
 #include "result.h"
 #include "sampling_job.h"
 #include "skeleton.h"
+#include "skinning_job.h"
 
 #define OSSA_VERSION_MAJOR 0
 #define OSSA_VERSION_MINOR 1

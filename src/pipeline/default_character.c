@@ -1,6 +1,7 @@
 /* default_character.c - the seeds' test character, generated in code: a
  * 96-joint humanoid (1.8 units tall, y up, facing +z, T-pose rest) and three
- * looping clips (crouch, walk, run) built through the real clip builder.
+ * looping clips (crouch, walk, run) built through the real clip builder;
+ * the skinned body is generated in default_mesh.c.
  *
  * The clips are procedural gaits: legs swing in alternation with knee flexion
  * during the swing phase, arms counter-swing, the hips bob twice per cycle
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "default_mesh.h"
 #include "ossa/clip_builder.h"
 #include "ossa/skeleton_builder.h"
 
@@ -390,6 +392,8 @@ ossa_result ossa_default_character_build(ossa_default_character *out,
     ossa_free(allocator, rc);
     for (int g = 0; r == OSSA_OK && g < OSSA_DEFAULT_CLIP_COUNT; ++g)
         r = build_clip((gait)g, out->skeleton, allocator, &out->clips[g], error);
+    if (r == OSSA_OK)
+        r = ossai_default_mesh_build(out->skeleton, allocator, &out->mesh, NULL, error);
     if (r != OSSA_OK)
         ossa_default_character_free(out, allocator);
     return r;
@@ -402,6 +406,7 @@ void ossa_default_character_free(ossa_default_character *character,
         return;
     for (int g = 0; g < OSSA_DEFAULT_CLIP_COUNT; ++g)
         ossa_clip_free(character->clips[g], allocator);
+    ossa_mesh_free(character->mesh, allocator);
     ossa_skeleton_free(character->skeleton, allocator);
     memset(character, 0, sizeof *character);
 }

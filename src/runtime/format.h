@@ -113,6 +113,65 @@ static inline const uint8_t *ossai_clip_steps(const struct ossa_clip *clip)
     return (const uint8_t *)clip + clip->step_offset;
 }
 
+/* Mesh section (seed 002's layout). Hot data first: the bind-pose skinned
+ * stream, then the influence joints and weights skinning reads with it; then
+ * what the renderer reads once (indices, static stream) and the cold data.
+ *
+ * Vertices are grouped by influence count: group g (g = 1..4) holds
+ * group_counts[g - 1] vertices, in that order. The joints array holds g
+ * uint16 skin-joint indices per vertex of group g, groups one after the
+ * other; the weights array holds g - 1 floats per vertex of group g (none for
+ * group 1), the last weight being 1 - their sum. */
+#define OSSAI_MESH_HAS_TANGENTS 1u
+#define OSSAI_MESH_HAS_UVS 2u
+#define OSSAI_MESH_HAS_COLORS 4u
+#define OSSAI_MESH_FLAGS (OSSAI_MESH_HAS_TANGENTS | OSSAI_MESH_HAS_UVS | OSSAI_MESH_HAS_COLORS)
+/* Alignment of the skinned stream in a section (a cache line). */
+#define OSSAI_MESH_STREAM_ALIGN 64u
+/* A stored weight sum may exceed 1 by this much (rounding in the builder). */
+#define OSSAI_WEIGHT_SUM_TOLERANCE 1e-4f
+
+struct ossa_mesh {
+    uint32_t tag;                  /* OSSAI_TAG_MESH */
+    uint32_t bytes;                /* size of the section */
+    uint32_t vertex_count;         /* >= 1, = the sum of group_counts */
+    uint32_t index_count;          /* 3 * triangles, >= 3 */
+    uint32_t group_counts[4];      /* vertices with 1, 2, 3, 4 influences */
+    uint32_t flags;                /* OSSAI_MESH_* */
+    uint32_t stride;               /* bytes per skinned vertex: 32, or 48 with tangents */
+    uint32_t skin_joint_count;     /* 1..65535 */
+    uint32_t stream_offset;        /* hot: float[vertex_count][stride / 4], 64-aligned */
+    uint32_t joints_offset;        /* hot: uint16_t, grouped as above, 16-aligned */
+    uint32_t weights_offset;       /* hot: float, grouped as above, 16-aligned */
+    uint32_t indices_offset;       /* uint32_t[index_count], 16-aligned */
+    uint32_t uvs_offset;           /* float[vertex_count][2]; 0 without OSSAI_MESH_HAS_UVS */
+    uint32_t colors_offset;        /* uint32_t[vertex_count]; 0 without OSSAI_MESH_HAS_COLORS */
+    uint32_t skin_joints_offset;   /* uint16_t[skin_joint_count]: skeleton joints */
+    uint32_t inverse_binds_offset; /* ossa_mat34[skin_joint_count], 16-aligned */
+    uint32_t source_offset;        /* cold: uint32_t[vertex_count], runtime -> source vertex */
+    uint32_t name_offset;          /* cold: NUL-terminated UTF-8 */
+    uint32_t name_bytes;           /* including the NUL */
+    uint32_t reserved[2];
+};
+_Static_assert(sizeof(struct ossa_mesh) == 96, "the mesh header is 96 bytes");
+
+/* Joints and weights stored before group g's first vertex (g = 1..4). */
+static inline uint64_t ossai_mesh_joints_before(const uint32_t counts[4], int g)
+{
+    uint64_t n = 0;
+    for (int k = 1; k < g; ++k)
+        n += (uint64_t)counts[k - 1] * (uint64_t)k;
+    return n;
+}
+
+static inline uint64_t ossai_mesh_weights_before(const uint32_t counts[4], int g)
+{
+    uint64_t n = 0;
+    for (int k = 2; k < g; ++k)
+        n += (uint64_t)counts[k - 1] * (uint64_t)(k - 1);
+    return n;
+}
+
 static inline uint32_t ossai_align_up(uint32_t value, uint32_t alignment)
 {
     return (value + alignment - 1u) & ~(alignment - 1u);

@@ -1,6 +1,6 @@
 /* blob_fuzz.c - fuzz target for the blob loader: any bytes either fail to
  * open with an error, or open and are then safe to use in full (every joint
- * name read, every clip sampled, the hierarchy walked). */
+ * name read, every clip sampled, the hierarchy walked, every mesh skinned). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +47,33 @@ static void use(const ossa_blob *blob)
             (void)ossa_local_to_model_job_run(&l2m);
             free(model);
         }
+        free(out);
+    }
+    /* Every mesh that validated is skinned on every path this machine has,
+     * with a palette that is not the identity. */
+    for (int m = 0; m < blob->mesh_count; ++m) {
+        const ossa_mesh *mesh = ossa_blob_mesh(blob, m);
+        const int skins = ossa_mesh_skin_joint_count(mesh);
+        const size_t bytes = (size_t)ossa_mesh_vertex_count(mesh) * ossa_mesh_skinned_stride(mesh);
+        ossa_mat34 *palette = aligned_alloc(64, ((sizeof(ossa_mat34) * (size_t)skins + 63) / 64) * 64);
+        void *out = aligned_alloc(64, (bytes + 63) / 64 * 64);
+        for (int k = 0; k < skins; ++k) {
+            palette[k] = ossa_mat34_identity();
+            palette[k].m[0][3] = (float)k;
+            palette[k].m[1][1] = 1.0f + 0.5f * (float)(k % 3);
+        }
+        for (int p = OSSA_SKINNING_AUTO; p < OSSA_SKINNING_PATH_COUNT; ++p) {
+            ossa_skinning_job job;
+            memset(&job, 0, sizeof job);
+            job.mesh = mesh;
+            job.palette = palette;
+            job.palette_count = skins;
+            job.output = out;
+            job.output_bytes = bytes;
+            job.path = (ossa_skinning_path)p;
+            (void)ossa_skinning_job_run(&job);
+        }
+        free(palette);
         free(out);
     }
 }

@@ -1,6 +1,7 @@
 /* make_blob_seeds.c - writes the seed corpus for blob_fuzz: small valid
- * blobs (a skeleton alone, skeleton + clips with STEP tracks, clips alone)
- * and a few broken ones. Run by hand: make_blob_seeds DIR. */
+ * blobs (a skeleton alone, skeleton + clips with STEP tracks, clips alone,
+ * skinned meshes with and without a skeleton) and a few broken ones. Run by
+ * hand: make_blob_seeds DIR. */
 #include <stdio.h>
 #include <string.h>
 
@@ -54,6 +55,39 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s\n", e.message);
         return 1;
     }
+    /* A small skinned mesh over the skeleton: 1- to 5-influence vertices (the
+     * builder reduces the last), tangents, uvs and colours. */
+    ossa_float3 positions[6] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}, {0, 2, 0}, {1, 2, 1}};
+    ossa_float3 normals[6] = {{0, 0, 1}, {0, 0, 1}, {0, 0, 1}, {0, 0, 1}, {0, 0, 1}, {0, 1, 0}};
+    ossa_float4 tangents[6] = {{1, 0, 0, 1}, {1, 0, 0, 1}, {1, 0, 0, -1},
+                               {1, 0, 0, 1}, {1, 0, 0, 1}, {1, 0, 0, -1}};
+    float uvs[12] = {0, 0, 1, 0, 0, 0.5f, 1, 0.5f, 0, 1, 1, 1};
+    uint32_t colors[6] = {0xFF0000FFu, 0xFF00FF00u, 0xFFFF0000u, 0xFFFFFFFFu, 0xFF808080u, 0};
+    uint32_t indices[12] = {0, 1, 3, 0, 3, 2, 2, 3, 5, 2, 5, 4};
+    int offsets[7] = {0, 1, 3, 6, 10, 11, 16};
+    ossa_raw_influence influences[16] = {
+        {0, 1}, {0, 0.5f}, {1, 0.5f}, {1, 0.2f}, {2, 0.3f}, {3, 0.5f}, {0, 0.1f}, {1, 0.2f},
+        {2, 0.3f}, {3, 0.4f}, {2, 1}, {0, 0.3f}, {1, 0.25f}, {2, 0.2f}, {3, 0.15f}, {0, 0.1f}};
+    ossa_raw_skin_joint skins[4] = {{"root", {{{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}}}},
+                                    {"a", {{{1, 0, 0, 0}, {0, 1, 0, -1}, {0, 0, 1, 0}}}},
+                                    {"b", {{{0, 0, -1, 0}, {0, 1, 0, -2}, {1, 0, 0, 0}}}},
+                                    {"c", {{{0.5f, 0, 0, -1}, {0, 0.5f, 0, 0}, {0, 0, 0.5f, 0}}}}};
+    ossa_raw_mesh raw_mesh = {"patch", 6, positions, normals, tangents, uvs, colors, indices, 12,
+                              offsets, influences, skins, 4};
+    ossa_mesh *mesh = NULL, *bare = NULL;
+    ossa_mesh_build_options bare_options = {0};
+    bare_options.no_tangents = true;
+    raw_mesh.colors = NULL;
+    if (ossa_mesh_build(&raw_mesh, skeleton, &bare_options, &bare, NULL, &e)) {
+        fprintf(stderr, "%s\n", e.message);
+        return 1;
+    }
+    raw_mesh.colors = colors;
+    if (ossa_mesh_build(&raw_mesh, skeleton, NULL, &mesh, NULL, &e)) {
+        fprintf(stderr, "%s\n", e.message);
+        return 1;
+    }
+    const ossa_mesh *meshes[2] = {mesh, bare};
     const ossa_clip *clips[2] = {clip, clip};
     int failed = 0;
     struct {
@@ -65,6 +99,8 @@ int main(int argc, char **argv)
         {"skeleton_two_clips", {skeleton, clips, 2, NULL, 0}},
         {"clip_only", {NULL, clips, 1, NULL, 0}},
         {"empty", {NULL, NULL, 0, NULL, 0}},
+        {"skeleton_clip_meshes", {skeleton, clips, 1, meshes, 2}},
+        {"mesh_only", {NULL, NULL, 0, meshes, 1}},
     };
     for (size_t i = 0; i < sizeof seeds / sizeof seeds[0]; ++i) {
         void *data;
@@ -79,8 +115,15 @@ int main(int argc, char **argv)
             ((unsigned char *)data)[bytes / 3] ^= 0x40;
             failed |= write(dir, "bit_flip", data, bytes);
         }
+        if (i == 5) { /* the meshes' section cut short, and a flipped weight bit */
+            failed |= write(dir, "meshes_truncated", data, bytes - 200);
+            ((unsigned char *)data)[bytes - 300] ^= 0x10;
+            failed |= write(dir, "meshes_bit_flip", data, bytes);
+        }
         ossa_free(NULL, data);
     }
+    ossa_mesh_free(mesh, NULL);
+    ossa_mesh_free(bare, NULL);
     ossa_clip_free(clip, NULL);
     ossa_skeleton_free(skeleton, NULL);
     return failed;

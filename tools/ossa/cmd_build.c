@@ -11,8 +11,9 @@ static void help(FILE *to)
     fprintf(to,
             "usage: ossa build --default -o OUT.ossa\n"
             "\n"
-            "Builds a .ossa blob (skeleton, clips) and writes it atomically.\n"
-            "  --default      the embedded default character (96 joints; crouch, walk, run)\n"
+            "Builds a .ossa blob (skeleton, clips, meshes) and writes it atomically.\n"
+            "  --default      the embedded default character (96 joints; crouch, walk, run;\n"
+            "                 a ~5k-triangle skinned body)\n"
             "  -o, --output   the file to write\n"
             "  -h, --help     this text\n");
 }
@@ -69,13 +70,21 @@ int cmd_build(int argc, char **argv)
     const ossa_clip *clips[OSSA_DEFAULT_CLIP_COUNT];
     for (int i = 0; i < OSSA_DEFAULT_CLIP_COUNT; ++i)
         clips[i] = character.clips[i];
-    ossa_blob_contents contents = {character.skeleton, clips, OSSA_DEFAULT_CLIP_COUNT, NULL, 0};
+    const ossa_mesh *meshes[1] = {character.mesh};
+    ossa_blob_contents contents = {character.skeleton, clips, OSSA_DEFAULT_CLIP_COUNT, meshes, 1};
     int code = 0;
     if (ossa_blob_write_file(output, &contents, &error) != OSSA_OK) {
         cli_error("build", "%s", error.message);
         code = 1;
     } else {
         summary(output, character.skeleton, character.clips, OSSA_DEFAULT_CLIP_COUNT);
+        int counts[OSSA_MAX_INFLUENCES];
+        ossa_mesh_influence_counts(character.mesh, counts);
+        printf("  mesh %-8s %5d vertices  %5d triangles  influences 1/2/3/4: %d/%d/%d/%d  "
+               "%zu bytes\n",
+               ossa_mesh_name(character.mesh), ossa_mesh_vertex_count(character.mesh),
+               ossa_mesh_triangle_count(character.mesh), counts[0], counts[1], counts[2],
+               counts[3], ossa_mesh_bytes(character.mesh));
     }
     ossa_default_character_free(&character, NULL);
     return code;

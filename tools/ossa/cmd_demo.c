@@ -1,7 +1,8 @@
 /* cmd_demo.c - `ossa demo`: the main job. A crowd of the default character,
  * each playing one of its clips at its own start time and speed, a quarter
  * blending two clips; every frame runs sample -> blend -> local->model ->
- * palette for all of them and the per-stage medians are printed. */
+ * palette for all of them, skins the first --skinned of them, and the
+ * per-stage medians are printed. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,26 +16,29 @@
 typedef struct demo_options {
     int characters;
     int frames;
+    int skinned;
 } demo_options;
 
 static void help(FILE *to)
 {
     fprintf(to,
-            "usage: ossa demo [--characters N] [--frames N]\n"
+            "usage: ossa demo [--characters N] [--frames N] [--skinned N]\n"
             "\n"
             "Animates a crowd of the embedded default character (96 joints; crouch,\n"
             "walk and run clips): each character plays a clip from its own start time\n"
             "at its own speed, a quarter blend two clips. Every frame runs\n"
-            "sample -> blend -> local->model -> palette for every character, then the\n"
-            "median time of each stage over the frames is printed.\n"
+            "sample -> blend -> local->model -> palette for every character and skins\n"
+            "the body mesh of some of them, then the median time of each stage over the\n"
+            "frames is printed.\n"
             "  --characters N   crowd size (default 1000)\n"
             "  --frames N       frames to run (default 300)\n"
+            "  --skinned N      characters whose mesh is skinned each frame (default 100)\n"
             "  -h, --help       this text\n");
 }
 
-enum { STAGE_SAMPLE, STAGE_BLEND, STAGE_L2M, STAGE_PALETTE, STAGE_COUNT };
+enum { STAGE_SAMPLE, STAGE_BLEND, STAGE_L2M, STAGE_PALETTE, STAGE_SKIN, STAGE_COUNT };
 static const char *const stage_names[STAGE_COUNT] = {"sample", "blend", "local->model",
-                                                     "palette"};
+                                                     "palette", "skin"};
 
 typedef struct crowd {
     int characters, blended, joints;
@@ -44,9 +48,11 @@ typedef struct crowd {
     float *start, *speed, *time_a, *time_b, *weight_a, *weight_b;
     ossa_transform *layer_a, *layer_b; /* blended characters' two sampled poses */
     ossa_transform *pose;              /* every character's final local pose */
-    ossa_mat34 *model, *palette, *inverse_bind;
-    uint16_t *skin_joint;
+    ossa_mat34 *model, *palette;
     const ossa_transform *rest;
+    const ossa_mesh *mesh; /* the skinned body: its skin joints make the palette */
+    int skin_joints, skinned, vertices;
+    float *skinned_stream; /* skinned characters x vertices x stride */
 } crowd;
 
 static uint32_t hash(uint32_t x)
@@ -63,29 +69,8 @@ static float unit(uint32_t seed)
     return (float)(hash(seed) >> 8) / 16777216.0f;
 }
 
-/* Bind pose = rest pose: inverse bind matrices are the inverses of the rest
- * pose's model transforms. */
-static int make_inverse_bind(crowd *c)
-{
-    ossa_mat34 *rest_model = cli_alloc(sizeof(ossa_mat34) * (size_t)c->joints);
-    ossa_local_to_model_job job = {0};
-    job.parents = c->parents;
-    job.joint_count = c->joints;
-    job.local = c->rest;
-    job.local_count = c->joints;
-    job.instance_count = 1;
-    job.model = rest_model;
-    job.model_count = c->joints;
-    ossa_result r = ossa_local_to_model_job_run(&job);
-    for (int j = 0; j < c->joints; ++j) {
-        c->inverse_bind[j] = ossa_mat34_inverse(&rest_model[j]);
-        c->skin_joint[j] = (uint16_t)j;
-    }
-    cli_free(rest_model);
-    return r == OSSA_OK;
-}
-
-static void crowd_init(crowd *c, const ossa_default_character *character, int characters)
+static void crowd_init(crowd *c, const ossa_default_character *character, int characters,
+                       int skinned)
 {
     memset(c, 0, sizeof *c);
     c->characters = characters;
@@ -109,9 +94,13 @@ static void crowd_init(crowd *c, const ossa_default_character *character, int ch
     c->layer_b = cli_alloc(sizeof(ossa_transform) * b * joints);
     c->pose = cli_alloc(sizeof(ossa_transform) * n * joints);
     c->model = cli_alloc(sizeof(ossa_mat34) * n * joints);
-    c->palette = cli_alloc(sizeof(ossa_mat34) * n * joints);
-    c->inverse_bind = cli_alloc(sizeof(ossa_mat34) * joints);
-    c->skin_joint = cli_alloc(sizeof(uint16_t) * joints);
+    c->mesh = character->mesh;
+    c->skin_joints = ossa_mesh_skin_joint_count(c->mesh);
+    c->palette = cli_alloc(sizeof(ossa_mat34) * n * (size_t)c->skin_joints);
+    c->skinned = skinned < characters ? skinned : characters;
+    c->vertices = ossa_mesh_vertex_count(c->mesh);
+    c->skinned_stream = cli_alloc((size_t)c->skinned * (size_t)c->vertices *
+                                  (size_t)ossa_mesh_skinned_stride(c->mesh));
     /* Deterministic variety: characters 0..blended-1 blend two clips. */
     for (int i = 0; i < characters; ++i) {
         uint32_t s = (uint32_t)i * 4u;
@@ -127,7 +116,7 @@ static void crowd_fini(crowd *c)
 {
     void *blocks[] = {c->clip_a, c->clip_b, c->start, c->speed, c->time_a, c->time_b,
                       c->weight_a, c->weight_b, c->layer_a, c->layer_b, c->pose, c->model,
-                      c->palette, c->inverse_bind, c->skin_joint};
+                      c->palette, c->skinned_stream};
     for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; ++i)
         cli_free(blocks[i]);
 }
@@ -213,25 +202,38 @@ static ossa_result crowd_frame(crowd *c, float t, double ns[STAGE_COUNT])
     pal.model = c->model;
     pal.model_count = n * joints;
     pal.joint_count = joints;
-    pal.skin_joint = c->skin_joint;
-    pal.inverse_bind = c->inverse_bind;
-    pal.skin_joint_count = joints;
+    pal.skin_joint = ossa_mesh_skin_joints(c->mesh);
+    pal.inverse_bind = ossa_mesh_inverse_binds(c->mesh);
+    pal.skin_joint_count = c->skin_joints;
     pal.instance_count = n;
     pal.palette = c->palette;
-    pal.palette_count = n * joints;
+    pal.palette_count = n * c->skin_joints;
     if ((r = ossa_palette_job_run(&pal)))
         return r;
     uint64_t t4 = cli_now_ns();
+    const size_t stream_bytes = (size_t)c->vertices * (size_t)ossa_mesh_skinned_stride(c->mesh);
+    for (int i = 0; i < c->skinned; ++i) {
+        ossa_skinning_job skin = {0};
+        skin.mesh = c->mesh;
+        skin.palette = c->palette + (size_t)i * (size_t)c->skin_joints;
+        skin.palette_count = c->skin_joints;
+        skin.output = (char *)c->skinned_stream + (size_t)i * stream_bytes;
+        skin.output_bytes = stream_bytes;
+        if ((r = ossa_skinning_job_run(&skin)))
+            return r;
+    }
+    uint64_t t5 = cli_now_ns();
     ns[STAGE_SAMPLE] = (double)(t1 - t0);
     ns[STAGE_BLEND] = (double)(t2 - t1);
     ns[STAGE_L2M] = (double)(t3 - t2);
     ns[STAGE_PALETTE] = (double)(t4 - t3);
+    ns[STAGE_SKIN] = (double)(t5 - t4);
     return OSSA_OK;
 }
 
 int cmd_demo(int argc, char **argv)
 {
-    demo_options o = {1000, 300};
+    demo_options o = {1000, 300, 100};
     for (int i = 1; i < argc; ++i) {
         if (cli_is(argv[i], "--help", "-h")) {
             help(stdout);
@@ -241,6 +243,9 @@ int cmd_demo(int argc, char **argv)
                 return 2;
         } else if (cli_is(argv[i], "--frames", "-f")) {
             if (!cli_int_arg(argc, argv, &i, 1, 1000000, &o.frames))
+                return 2;
+        } else if (cli_is(argv[i], "--skinned", "-s")) {
+            if (!cli_int_arg(argc, argv, &i, 0, 1000000, &o.skinned))
                 return 2;
         } else {
             cli_error("demo", "unexpected argument '%s'", argv[i]);
@@ -255,15 +260,12 @@ int cmd_demo(int argc, char **argv)
         return 1;
     }
     crowd c;
-    crowd_init(&c, &character, o.characters);
+    crowd_init(&c, &character, o.characters, o.skinned);
     int code = 0;
-    if (!make_inverse_bind(&c)) {
-        cli_error("demo", "could not compute the bind pose");
-        code = 1;
-    }
     printf("ossa demo: %d characters x %d joints (default character), %d blending two clips, "
-           "%d frames\n",
-           c.characters, c.joints, c.blended, o.frames);
+           "%d skinned (%d vertices, %s path), %d frames\n",
+           c.characters, c.joints, c.blended, c.skinned, c.vertices,
+           ossa_skinning_path_name(ossa_skinning_best_path()), o.frames);
     double *samples[STAGE_COUNT + 1];
     for (int s = 0; s <= STAGE_COUNT; ++s)
         samples[s] = cli_alloc(sizeof(double) * (size_t)o.frames);
@@ -291,12 +293,17 @@ int cmd_demo(int argc, char **argv)
         printf("\n%-14s %12s %14s\n", "stage", "median ms", "ns per joint");
         for (int s = 0; s <= STAGE_COUNT; ++s) {
             double med = cli_median(samples[s], (size_t)o.frames);
-            printf("%-14s %12.3f %14.2f\n", s < STAGE_COUNT ? stage_names[s] : "frame total",
-                   med * 1e-6, med / joints_total);
+            if (s == STAGE_SKIN)
+                printf("%-14s %12.3f %14.2f ns per vertex\n", stage_names[s], med * 1e-6,
+                       c.skinned ? med / ((double)c.skinned * c.vertices) : 0.0);
+            else
+                printf("%-14s %12.3f %14.2f\n", s < STAGE_COUNT ? stage_names[s] : "frame total",
+                       med * 1e-6, med / joints_total);
         }
         printf("\n(medians over %d frames, one thread; the blend row covers the %d blended "
-               "characters,\n ns per joint divides by all %d x %d joints)\n",
-               o.frames, c.blended, c.characters, c.joints);
+               "characters,\n ns per joint divides by all %d x %d joints; the skin row "
+               "covers the %d skinned\n characters' %d vertices each)\n",
+               o.frames, c.blended, c.characters, c.joints, c.skinned, c.vertices);
     }
     for (int s = 0; s <= STAGE_COUNT; ++s)
         cli_free(samples[s]);

@@ -11,7 +11,7 @@ static void help(FILE *to)
     fprintf(to,
             "usage: ossa info FILE.ossa\n"
             "\n"
-            "Validates a blob and prints its skeleton, clips and sizes. Exits 1 and\n"
+            "Validates a blob and prints its skeleton, clips, meshes and sizes. Exits 1 and\n"
             "says what is wrong and where when the file is not a valid blob.\n");
 }
 
@@ -23,6 +23,30 @@ static const char *kind_name(ossa_section_kind kind)
     case OSSA_SECTION_MESH: return "mesh";
     default: return "?";
     }
+}
+
+/* Vertices, triangles, influence histogram and the bytes of each stream. */
+static void print_mesh(const ossa_mesh *m)
+{
+    const int n = ossa_mesh_vertex_count(m);
+    int c[OSSA_MAX_INFLUENCES];
+    ossa_mesh_influence_counts(m, c);
+    const double pct = 100.0 / (n > 0 ? n : 1);
+    printf("  %-16s %d vertices, %d triangles, %d skin joints, %zu bytes\n", ossa_mesh_name(m), n,
+           ossa_mesh_triangle_count(m), ossa_mesh_skin_joint_count(m), ossa_mesh_bytes(m));
+    printf("    influences: 1: %d (%.0f%%), 2: %d (%.0f%%), 3: %d (%.0f%%), 4: %d (%.0f%%)\n",
+           c[0], c[0] * pct, c[1], c[1] * pct, c[2], c[2] * pct, c[3], c[3] * pct);
+    const size_t joints = (size_t)c[0] + 2u * (size_t)c[1] + 3u * (size_t)c[2] + 4u * (size_t)c[3];
+    const size_t weights = (size_t)c[1] + 2u * (size_t)c[2] + 3u * (size_t)c[3];
+    printf("    skinned stream: %zu bytes (%d per vertex: position, normal%s); influences: %zu "
+           "bytes\n",
+           (size_t)n * (size_t)ossa_mesh_skinned_stride(m), ossa_mesh_skinned_stride(m),
+           ossa_mesh_has_tangents(m) ? ", tangent" : "", 2 * joints + 4 * weights);
+    printf("    static stream: %zu bytes (%s%s%s); indices: %zu bytes\n",
+           (size_t)n * ((ossa_mesh_uvs(m) ? 8u : 0u) + (ossa_mesh_colors(m) ? 4u : 0u)),
+           ossa_mesh_uvs(m) ? "uv" : "", ossa_mesh_uvs(m) && ossa_mesh_colors(m) ? ", " : "",
+           ossa_mesh_colors(m) ? "colour" : (ossa_mesh_uvs(m) ? "" : "none"),
+           (size_t)ossa_mesh_triangle_count(m) * 12u);
 }
 
 int cmd_info(int argc, char **argv)
@@ -81,6 +105,8 @@ int cmd_info(int argc, char **argv)
                ossa_clip_frame_count(c), ossa_clip_bytes(c), (double)et, (double)er);
     }
     printf("meshes: %d\n", blob.mesh_count);
+    for (int i = 0; i < blob.mesh_count; ++i)
+        print_mesh(ossa_blob_mesh(&blob, i));
     printf("sections:\n");
     for (int i = 0; i < blob.section_count; ++i) {
         uint64_t offset, bytes;

@@ -1,0 +1,295 @@
+/* skinning_bench.c - `ossa bench skinning`: seed 002's ladder side by side,
+ * 100 characters each at its own clip and time: (a) naive AoS, (b) split
+ * streams, (c) float4 SIMD, (d) influence-sorted loops, (e) the library's
+ * best path; then the library with tangents, each of its paths, and the
+ * memory floor (the same output bytes written with plain and streaming
+ * stores). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "bench.h"
+#include "cli.h"
+#include "harness.h"
+#include "ossa/pipeline.h"
+#include "skinning_crowd.h"
+
+typedef struct step_context {
+    skin_crowd *crowd;
+    skin_step step;
+    ossa_skinning_path path;
+    int threads;
+} step_context;
+
+static void run_step(void *p)
+{
+    step_context *s = p;
+    skin_crowd_run(s->crowd, s->step, s->path, s->threads);
+    bench_consume(skin_crowd_output(s->crowd, 0), 64);
+}
+
+/* The floor: write what the library writes with tangents, nothing else. */
+typedef struct floor_context {
+    skin_crowd *crowd;
+    bool streaming;
+    int threads;
+} floor_context;
+
+static void write_bytes(float *out, size_t bytes, bool streaming)
+{
+#if defined(__SSE2__)
+    const __m128 v = _mm_set_ps(1.0f, 2.0f, 3.0f, 4.0f);
+    if (streaming) {
+        for (size_t i = 0; i < bytes / 4; i += 4)
+            _mm_stream_ps(out + i, v);
+        _mm_sfence();
+    } else {
+        for (size_t i = 0; i < bytes / 4; i += 4)
+            _mm_store_ps(out + i, v);
+    }
+#else
+    (void)streaming;
+    memset(out, 0x3F, bytes);
+#endif
+}
+
+static void run_floor(void *p)
+{
+    floor_context *f = p;
+    skin_crowd *c = f->crowd;
+    const size_t bytes = skin_crowd_output_bytes(c, SKIN_LIBRARY_FULL);
+    const int n = c->characters;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(f->threads) if (f->threads > 1)
+#endif
+    for (int i = 0; i < n; ++i)
+        write_bytes((float *)(void *)(c->outputs + (size_t)i * c->output_stride), bytes,
+                    f->streaming);
+    bench_consume(c->outputs, 64);
+}
+
+static void help(FILE *to)
+{
+    fprintf(to,
+            "usage: ossa bench skinning [options]\n"
+            "\n"
+            "Seed 002's skinning ladder on N characters (default 100), each playing its own\n"
+            "clip from its own time, their palettes computed by the runtime stages first:\n"
+            "  (a) naive: one vertex struct (float3 position, float3 normal, float2 uv),\n"
+            "      always 4 influences, a weighted 4x4 matrix, the uv copied every frame\n"
+            "  (b) split streams   (c) float4 aligned SIMD   (d) influence-sorted loops\n"
+            "  (e) the library's best path (ossa_skinning_job), positions and normals\n"
+            "then the library with tangents on every path it has here, and the memory\n"
+            "floor: the same output bytes written with plain and with streaming stores.\n"
+            "\n"
+            "  --model FILE.ossa   a blob with a skeleton, clips and a skinned mesh\n"
+            "                      (default: the embedded default character)\n"
+            "  --synthetic         instead of the mesh, a stand-in with the shape of ozz's\n"
+            "                      arnaud work (3934 vertices with tangents, 53 joints, arnaud's\n"
+            "                      influence mix)\n"
+            "  --characters N      characters per frame (default 100)\n"
+            "  --threads N         split the characters over N threads (OpenMP)\n"
+            "%s",
+            bench_common_help());
+}
+
+typedef struct data {
+    ossa_default_character character;
+    void *blob_data;
+    ossa_blob blob;
+    const ossa_skeleton *skeleton;
+    const ossa_clip *clips[64];
+    int clip_count;
+    const ossa_mesh *mesh;
+    ossa_mesh *synthetic;
+    const char *source;
+} data;
+
+static int load(data *d, const bench_options *o, bool synthetic)
+{
+    ossa_error e;
+    memset(d, 0, sizeof *d);
+    if (o->model) {
+        if (ossa_blob_load_file(o->model, NULL, &d->blob, &d->blob_data, &e) != OSSA_OK) {
+            cli_error("bench skinning", "%s", e.message);
+            return 0;
+        }
+        d->skeleton = d->blob.skeleton;
+        d->clip_count = d->blob.clip_count < 64 ? d->blob.clip_count : 64;
+        for (int i = 0; i < d->clip_count; ++i)
+            d->clips[i] = ossa_blob_clip(&d->blob, i);
+        d->mesh = d->blob.mesh_count > 0 ? ossa_blob_mesh(&d->blob, 0) : NULL;
+        d->source = o->model;
+        if (!d->skeleton || d->clip_count == 0 || !d->mesh) {
+            cli_error("bench skinning", "%s: needs a skeleton, clips and a skinned mesh (it has "
+                      "%s, %d clips, %d meshes)", o->model, d->skeleton ? "a skeleton" : "no skeleton",
+                      d->blob.clip_count, d->blob.mesh_count);
+            return 0;
+        }
+    } else {
+        if (ossa_default_character_build(&d->character, NULL, &e) != OSSA_OK) {
+            cli_error("bench skinning", "default character: %s", e.message);
+            return 0;
+        }
+        d->skeleton = d->character.skeleton;
+        d->clip_count = OSSA_DEFAULT_CLIP_COUNT;
+        for (int i = 0; i < OSSA_DEFAULT_CLIP_COUNT; ++i)
+            d->clips[i] = d->character.clips[i];
+        d->mesh = d->character.mesh;
+        d->source = "the default character";
+    }
+    if (synthetic) {
+        d->synthetic = skin_synthetic_arnaud(d->mesh, d->skeleton);
+        if (!d->synthetic) {
+            cli_error("bench skinning", "cannot build the synthetic mesh (it needs 53 skin joints)");
+            return 0;
+        }
+        d->mesh = d->synthetic;
+    }
+    return 1;
+}
+
+static void unload(data *d)
+{
+    ossa_mesh_free(d->synthetic, NULL);
+    ossa_free(NULL, d->blob_data);
+    ossa_default_character_free(&d->character, NULL);
+}
+
+int bench_skinning_main(int argc, char **argv)
+{
+    bench_options o;
+    memset(&o, 0, sizeof o);
+    o.frames = 100;
+    o.warmup = 5;
+    o.threads = 1;
+    int characters = 100;
+    bool synthetic = false;
+    for (int i = 1; i < argc; ++i) {
+        int used = bench_parse_option(argc, argv, &i, &o);
+        if (used < 0)
+            return 2;
+        if (used)
+            continue;
+        if (cli_is(argv[i], "--help", "-h")) {
+            help(stdout);
+            return 0;
+        } else if (cli_is(argv[i], "--characters", "-n")) {
+            if (!cli_int_arg(argc, argv, &i, 1, 100000, &characters))
+                return 2;
+        } else if (cli_is(argv[i], "--synthetic", NULL)) {
+            synthetic = true;
+        } else {
+            cli_error("bench skinning", "unexpected argument '%s'", argv[i]);
+            help(stderr);
+            return 2;
+        }
+    }
+#ifndef _OPENMP
+    if (o.threads > 1) {
+        fprintf(stderr, "ossa bench skinning: built without OpenMP; running on one thread\n");
+        o.threads = 1;
+    }
+#endif
+    data d;
+    if (!load(&d, &o, synthetic)) {
+        unload(&d);
+        return 1;
+    }
+    skin_crowd crowd;
+    char err[256];
+    if (!skin_crowd_init(&crowd, d.skeleton, d.clips, d.clip_count, d.mesh, characters, err,
+                         sizeof err)) {
+        cli_error("bench skinning", "%s: %s", d.source, err);
+        unload(&d);
+        return 1;
+    }
+    const bool tangents = ossa_mesh_has_tangents(d.mesh);
+    const ossa_skinning_path best = ossa_skinning_best_path();
+    enum { MAX_VARIANTS = 16 };
+    static const char *const path_ids[] = {"", "lib_scalar", "lib_sse", "lib_avx2", "lib_avx512"};
+    step_context steps[MAX_VARIANTS];
+    floor_context floors[2];
+    bench_variant v[MAX_VARIANTS];
+    char labels[MAX_VARIANTS][64];
+    int count = 0;
+#define ADD(id, text, fn, ctx, seed)                                                              \
+    do {                                                                                          \
+        v[count] = (bench_variant){.name = (id), .label = labels[count], .run = (fn),           \
+                                   .context = (ctx), .seed_ms = (seed)};                         \
+        snprintf(labels[count], sizeof labels[count], "%s", (text));                             \
+        ++count;                                                                                  \
+    } while (0)
+#define STEP(id, text, s, p, th, seed)                                                            \
+    do {                                                                                          \
+        steps[count] = (step_context){&crowd, (s), (p), (th)};                                    \
+        ADD(id, text, run_step, &steps[count], seed);                                             \
+    } while (0)
+    STEP("naive", "(a) naive: AoS, 4 influences, 4x4, uv copy", SKIN_NAIVE, best, o.threads, 4.15);
+    STEP("split", "(b) split streams", SKIN_SPLIT, best, o.threads, 4.00);
+    STEP("float4", "(c) float4, aligned SIMD", SKIN_FLOAT4, best, o.threads, 3.53);
+    STEP("sorted", "(d) influence-sorted loops", SKIN_SORTED, best, o.threads, 2.00);
+    char text[64];
+    snprintf(text, sizeof text, "(e) library, best path (%s)", ossa_skinning_path_name(best));
+    STEP("best", text, SKIN_LIBRARY, OSSA_SKINNING_AUTO, o.threads, 1.78);
+    if (o.threads > 1)
+        STEP("best_1t", "(e) on one thread", SKIN_LIBRARY, OSSA_SKINNING_AUTO, 1, -1);
+    if (tangents) {
+        for (int p = OSSA_SKINNING_SCALAR; p < OSSA_SKINNING_PATH_COUNT; ++p) {
+            if (!ossa_skinning_path_supported((ossa_skinning_path)p))
+                continue;
+            snprintf(text, sizeof text, "library %s, + tangents (48 B/vertex)",
+                     ossa_skinning_path_name((ossa_skinning_path)p));
+            STEP(path_ids[p], text, SKIN_LIBRARY_FULL, (ossa_skinning_path)p, o.threads, -1);
+        }
+    }
+    const size_t floor_bytes = skin_crowd_output_bytes(&crowd, SKIN_LIBRARY_FULL);
+    snprintf(text, sizeof text, "floor: write %zu B/vertex, plain stores",
+             floor_bytes / (size_t)crowd.vertices);
+    floors[0] = (floor_context){&crowd, false, o.threads};
+    ADD("floor_plain", text, run_floor, &floors[0], -1);
+    snprintf(text, sizeof text, "floor: write %zu B/vertex, streaming stores",
+             floor_bytes / (size_t)crowd.vertices);
+    floors[1] = (floor_context){&crowd, true, o.threads};
+    ADD("floor_stream", text, run_floor, &floors[1], -1);
+
+    int ran = bench_run(v, count, &o);
+    if (ran > 0) {
+        char title[200], note[800];
+        int groups[4];
+        ossa_mesh_influence_counts(d.mesh, groups);
+        snprintf(title, sizeof title,
+                 "skinning: %d characters x %d vertices (%s; influences 1/2/3/4: %d/%d/%d/%d), "
+                 "%d thread%s",
+                 characters, crowd.vertices, synthetic ? "synthetic arnaud-shaped mesh" : d.source,
+                 groups[0], groups[1], groups[2], groups[3], o.threads, o.threads == 1 ? "" : "s");
+        const double mb = (double)floor_bytes * characters / 1e6;
+        int at = snprintf(note, sizeof note,
+                          "(a)-(e) skin positions and normals, as the seed's character has; "
+                          "the library rows with tangents write %.1f MB per frame.",
+                          mb);
+        const bench_variant *plain = &v[count - 2], *stream = &v[count - 1];
+        if (plain->frames_run && stream->frames_run)
+            at += snprintf(note + at, sizeof note - (size_t)at,
+                           "\nmemory floor: writing those %.1f MB takes %.3f ms with plain stores "
+                           "(%.1f GB/s) and %.3f ms with streaming stores (%.1f GB/s).",
+                           mb, plain->median_ns * 1e-6, (double)floor_bytes * characters / plain->median_ns,
+                           stream->median_ns * 1e-6,
+                           (double)floor_bytes * characters / stream->median_ns);
+        if (o.threads > 1 && v[4].frames_run && v[5].frames_run)
+            snprintf(note + at, sizeof note - (size_t)at,
+                     "\n(e) on %d threads: %.2fx the speed of one thread.", o.threads,
+                     v[5].median_ns / v[4].median_ns);
+        bench_report report = {title, "vertex", (double)characters * crowd.vertices, 0,
+                               "seed 002, i7-2600K, 2013, one thread, ~5k-triangle character",
+                               note};
+        bench_print(&report, v, count, &o);
+    }
+    skin_crowd_fini(&crowd);
+    unload(&d);
+    return ran > 0 || o.list ? 0 : 2;
+}

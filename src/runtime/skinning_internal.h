@@ -1,0 +1,49 @@
+/* skinning_internal.h - what the skinning job hands its kernels: one run of
+ * vertices that share an influence count. Each kernel file (portable, SSE,
+ * AVX2, AVX-512) has one specialised loop per influence count and stride.
+ *
+ * Every kernel blends the n palette matrices of a vertex as
+ *   M = P[j_n] + sum_{k < n} w_k (P[j_k] - P[j_n]),
+ * which is sum_k w_k P[j_k] with w_n = 1 - sum_{k < n} w_k, needs no last
+ * weight, and gives P exactly when all n matrices are equal (the identity
+ * palette reproduces the bind pose bit for bit). Then it writes M * position
+ * (w = 1), M * normal (w = 0) and M * tangent with the tangent's w kept. */
+#ifndef OSSA_SKINNING_INTERNAL_H
+#define OSSA_SKINNING_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ossa/math.h"
+
+/* Kernels are written once per influence count and stride as an inlined
+ * function called with constants, so every call site is its own loop. */
+#if defined(__GNUC__) || defined(__clang__)
+#define OSSAI_SKIN_INLINE static inline __attribute__((always_inline))
+#else
+#define OSSAI_SKIN_INLINE static inline
+#endif
+
+typedef struct ossai_skin_batch {
+    const float *src;          /* bind stream at the batch's first vertex, 16-aligned */
+    float *dst;                /* output at the batch's first vertex, 16-aligned */
+    const uint16_t *joints;    /* `influences` skin joints per vertex */
+    const float *weights;      /* `influences` - 1 weights per vertex */
+    const ossa_mat34 *palette; /* 16-aligned */
+    /* sizeof(ossa_mat34), passed at run time: multiplying a joint by an
+     * unknown stride is one imul, where the constant 48 becomes lea + shl. */
+    size_t palette_stride;
+    size_t count;              /* vertices */
+    int influences;            /* 1..4 */
+    bool tangents;             /* stride 48 bytes (position, normal, tangent), else 32 */
+} ossai_skin_batch;
+
+void ossai_skin_scalar(const ossai_skin_batch *batch);
+#ifdef OSSAI_SKINNING_X86
+void ossai_skin_sse(const ossai_skin_batch *batch);
+void ossai_skin_avx2(const ossai_skin_batch *batch);
+void ossai_skin_avx512(const ossai_skin_batch *batch);
+#endif
+
+#endif /* OSSA_SKINNING_INTERNAL_H */
