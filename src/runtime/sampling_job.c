@@ -23,6 +23,12 @@ static inline void locate(const ossa_clip *clip, float t, uint32_t *f0, float *a
     float last = (float)(clip->frame_count - 1);
     if (!(u > 0.0f))
         u = 0.0f;
+    /* Snap to a frame time within OSSAI_FRAME_SNAP of it: a key at 10/24 s
+     * is stored as 0.41666666f and lands at u = 9.9999998, which must still
+     * sample as frame 10 (a STEP track would otherwise hold frame 9). */
+    float nearest = floorf(u + 0.5f);
+    if (fabsf(u - nearest) <= OSSAI_FRAME_SNAP)
+        u = nearest;
     if (u >= last) {
         *f0 = clip->frame_count - 2;
         *alpha = 1.0f;
@@ -39,10 +45,13 @@ static inline ossa_transform sample_joint(const ossa_clip *clip, const float *a,
     const uint32_t s = clip->joint_stride;
     float at = alpha, ar = alpha, as = alpha;
     if (clip->flags & OSSAI_CLIP_HAS_STEP) {
+        /* A STEP track holds frame a, except at the clip's end (alpha 1 on
+         * the last pair), where the last frame is the key. */
         uint8_t step = ossai_clip_steps(clip)[j];
-        at = (step & OSSAI_STEP_T) ? 0.0f : alpha;
-        ar = (step & OSSAI_STEP_R) ? 0.0f : alpha;
-        as = (step & OSSAI_STEP_S) ? 0.0f : alpha;
+        const float held = alpha >= 1.0f ? 1.0f : 0.0f;
+        at = (step & OSSAI_STEP_T) ? held : alpha;
+        ar = (step & OSSAI_STEP_R) ? held : alpha;
+        as = (step & OSSAI_STEP_S) ? held : alpha;
     }
     ossa_transform out;
     out.translation.x = lerp_exact(a[OSSAI_TX * s + j], b[OSSAI_TX * s + j], at);
