@@ -1,0 +1,52 @@
+/* import_gltf.h - a small reader for the parts of glTF 2.0 files the
+ * importer needs beyond assimp: the JSON document, its buffers (external
+ * files, data: URIs, the GLB binary chunk) and accessors as floats. Every
+ * count, offset and stride is checked against the bytes that exist. */
+#ifndef OSSA_IMPORT_GLTF_H
+#define OSSA_IMPORT_GLTF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "import_internal.h"
+
+struct cJSON;
+
+typedef struct ossai_gltf_buffer {
+    unsigned char *data; /* NULL until loaded */
+    size_t bytes;
+    bool owned;          /* data was allocated for it (else it is in the GLB) */
+} ossai_gltf_buffer;
+
+typedef struct ossai_gltf {
+    ossa_import *im;
+    ossa_error *error;
+    const char *path;
+    struct cJSON *json;
+    unsigned char *file; /* the whole file (GLB) or NULL */
+    const unsigned char *bin; /* GLB binary chunk, or NULL */
+    size_t bin_bytes;
+    ossai_gltf_buffer *buffers;
+    int buffer_count;
+} ossai_gltf;
+
+/* Reads and parses path (.gltf JSON or .glb). Buffers load on first use. */
+ossa_result ossai_gltf_open(ossai_gltf *g, ossa_import *im, const char *path,
+                            ossa_error *error);
+void ossai_gltf_close(ossai_gltf *g);
+
+/* The index-th element of the top-level array `name` ("nodes", ...), or NULL. */
+struct cJSON *ossai_gltf_item(const ossai_gltf *g, const char *name, int index);
+/* Integer member of an object: *out = value, or `fallback` when absent.
+ * False (and *error set, naming `what`) when present but not a non-negative
+ * integer below 2^31. */
+bool ossai_gltf_int(const ossai_gltf *g, const struct cJSON *object, const char *member,
+                    int fallback, int *out, const char *what);
+
+/* Reads accessor `index` as `components` floats per element into memory
+ * from the import (normalised integers converted as the glTF spec says).
+ * *count receives the element count. `what` names the use in errors. */
+ossa_result ossai_gltf_read_floats(ossai_gltf *g, int index, int components, float **out,
+                                   int *count, const char *what);
+
+#endif /* OSSA_IMPORT_GLTF_H */
