@@ -58,7 +58,8 @@ struct ossa_skeleton {
     uint32_t names_offset;   /* cold: uint32_t[joint_count], name offsets in strings */
     uint32_t strings_offset; /* cold: NUL-terminated UTF-8 names */
     uint32_t strings_bytes;
-    uint32_t reserved[6];
+    float metres_per_unit;   /* length of one unit in metres, 0 when unknown */
+    uint32_t reserved[5];
 };
 
 /* Components of one frame row, in order. */
