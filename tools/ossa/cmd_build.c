@@ -229,7 +229,7 @@ static int build_clips(build_job *job)
         const ossa_raw_clip *raw = bc->raw;
         const char *path = bc->source->path;
         if (!has_keys(raw)) {
-            cli_error("build", "%s: clip '%s' is empty: it has no keys%s", path, raw->name,
+            cli_error("build", "%s: clip '%s' is empty: no joint has a key%s", path, raw->name,
                       job->clip_name_count ? "" : " (choose other clips with --clip NAME)");
             return 1;
         }
