@@ -35,6 +35,11 @@ ossa_result ossai_gltf_open(ossai_gltf *g, ossa_import *im, const char *path,
                             ossa_error *error);
 void ossai_gltf_close(ossai_gltf *g);
 
+/* Checks a glTF / GLB file before assimp reads it: the container and JSON
+ * parse, and none of the valid constructs that crash assimp 5.2 is present
+ * (a skin without inverseBindMatrices). Files that are not glTF 2.0 pass. */
+ossa_result ossai_gltf_preflight(ossa_import *im, const char *path, ossa_error *error);
+
 /* The index-th element of the top-level array `name` ("nodes", ...), or NULL. */
 struct cJSON *ossai_gltf_item(const ossai_gltf *g, const char *name, int index);
 /* Integer member of an object: *out = value, or `fallback` when absent.

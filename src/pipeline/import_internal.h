@@ -41,6 +41,9 @@ bool ossai_dmat_is_finite(const ossai_dmat *m);
  * flips the x scale). Returns the shear the split could not represent: the
  * largest deviation from orthogonality of the normalised axes. */
 double ossai_dmat_decompose(const ossai_dmat *m, ossa_transform *out);
+/* The same in double: translation[3], rotation[4] (x, y, z, w), scale[3]. */
+double ossai_dmat_decompose_d(const ossai_dmat *m, double translation[3], double rotation[4],
+                              double scale[3]);
 /* The 3x4 part of an assimp matrix, in double. */
 ossai_dmat ossai_dmat_from_ai(const void *ai_matrix4x4);
 ossa_mat34 ossai_dmat_to_mat34(const ossai_dmat *m);
@@ -119,6 +122,10 @@ ossai_dmat ossai_node_joint_local(const ossai_scene *sc, int node);
 /* import_tracks.c: node clips -> raw clips named by joint, helper curves
  * folded into their joint, lengths scaled. */
 ossa_result ossai_clips_finish(ossai_scene *sc);
+/* import_fold.c: the curves of a joint's FBX helpers (and its own) folded
+ * into one track of the joint. False when out of memory. */
+bool ossai_fold_chain(ossai_scene *sc, const ossai_node_clip *clip, int joint_node,
+                      ossa_raw_joint_track *out);
 
 /* import_mesh.c: assimp meshes -> raw meshes. file_tangents[m]: whether
  * mesh m had tangents before assimp's tangent step ran. */

@@ -81,9 +81,9 @@ static void cross3(const double a[3], const double b[3], double r[3])
     r[2] = a[0] * b[1] - a[1] * b[0];
 }
 
-/* Quaternion of a rotation matrix whose columns are axis[0..2] (Shepperd:
- * divide by the largest of the four candidate magnitudes). */
-static ossa_quat quat_from_axes(double axis[3][3])
+/* Quaternion (x, y, z, w) of a rotation matrix whose columns are
+ * axis[0..2] (Shepperd: divide by the largest of four candidate magnitudes). */
+static void quat_from_axes(double axis[3][3], double out[4])
 {
     /* r[i][j] = row i, column j = axis[j][i]. */
     const double r00 = axis[0][0], r11 = axis[1][1], r22 = axis[2][2];
@@ -106,14 +106,15 @@ static ossa_quat quat_from_axes(double axis[3][3])
     }
     const double len = sqrt(x * x + y * y + z * z + w * w);
     if (!(len > 0.0) || !isfinite(len)) {
-        ossa_quat id = {0.0f, 0.0f, 0.0f, 1.0f};
-        return id;
+        out[0] = out[1] = out[2] = 0.0;
+        out[3] = 1.0;
+        return;
     }
-    ossa_quat q = {(float)(x / len), (float)(y / len), (float)(z / len), (float)(w / len)};
-    return q;
+    out[0] = x / len, out[1] = y / len, out[2] = z / len, out[3] = w / len;
 }
 
-double ossai_dmat_decompose(const ossai_dmat *m, ossa_transform *out)
+double ossai_dmat_decompose_d(const ossai_dmat *m, double translation[3], double rotation[4],
+                              double scale_out[3])
 {
     double axis[3][3], scale[3];
     for (int c = 0; c < 3; ++c) {
@@ -151,13 +152,21 @@ double ossai_dmat_decompose(const ossai_dmat *m, ossa_transform *out)
             for (int r = 0; r < 3; ++r)
                 axis[c][r] = c == r ? 1.0 : 0.0;
     }
-    out->translation.x = (float)m->m[0][3];
-    out->translation.y = (float)m->m[1][3];
-    out->translation.z = (float)m->m[2][3];
-    out->rotation = quat_from_axes(axis);
-    out->scale.x = (float)scale[0];
-    out->scale.y = (float)scale[1];
-    out->scale.z = (float)scale[2];
+    for (int r = 0; r < 3; ++r) {
+        translation[r] = m->m[r][3];
+        scale_out[r] = scale[r];
+    }
+    quat_from_axes(axis, rotation);
+    return shear;
+}
+
+double ossai_dmat_decompose(const ossai_dmat *m, ossa_transform *out)
+{
+    double t[3], q[4], s[3];
+    const double shear = ossai_dmat_decompose_d(m, t, q, s);
+    out->translation = (ossa_float3){(float)t[0], (float)t[1], (float)t[2]};
+    out->rotation = (ossa_quat){(float)q[0], (float)q[1], (float)q[2], (float)q[3]};
+    out->scale = (ossa_float3){(float)s[0], (float)s[1], (float)s[2]};
     return shear;
 }
 

@@ -14,6 +14,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "import_gltf.h"
 #include "import_internal.h"
 
 /* What assimp does for us: triangles only, normals where the file has
@@ -107,6 +108,19 @@ static ossa_result check_file(const char *path, ossa_error *error)
     return OSSA_OK;
 }
 
+/* A .gltf / .glb name, or GLB's magic bytes. */
+static bool looks_like_gltf(const char *path)
+{
+    if (has_extension(path, "gltf") || has_extension(path, "glb"))
+        return true;
+    unsigned char magic[4] = {0};
+    FILE *f = fopen(path, "rb");
+    const size_t got = f ? fread(magic, 1, 4, f) : 0;
+    if (f)
+        fclose(f);
+    return got == 4 && memcmp(magic, "glTF", 4) == 0;
+}
+
 static ossa_result assimp_error(const char *path, ossa_error *error)
 {
     const char *text = aiGetErrorString();
@@ -175,6 +189,8 @@ ossa_result ossa_import_file(const char *path, const ossa_import_options *option
     ossa_result r = check_file(path, error);
     if (r)
         return r;
+    if (looks_like_gltf(path) && (r = ossai_gltf_preflight(out, path, error)))
+        goto fail;
     out->path = ossai_import_strdup(out, path);
     if (!out->path) {
         r = ossa_error_set(error, OSSA_ERR_OUT_OF_MEMORY, -1, -1, "%s: out of memory", path);

@@ -10,7 +10,6 @@
  * translation, rotation and scale track. */
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "import_internal.h"
@@ -37,112 +36,6 @@ static bool scale_track3(ossai_scene *sc, ossa_raw_track3 *t)
         t->in_tangents = copy + n;
         t->out_tangents = copy + 2 * n;
     }
-    return true;
-}
-
-static int compare_floats(const void *a, const void *b)
-{
-    const float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
-}
-
-static void add_times(const float *times, int n, float *all, int *count)
-{
-    for (int k = 0; k < n; ++k)
-        all[(*count)++] = times[k];
-}
-
-/* Evaluates one chain factor at t: its curves where it has them, its
- * static transform otherwise. */
-static ossai_dmat factor_at(const ossai_scene *sc, int node, const ossai_node_track *track,
-                            float t)
-{
-    if (!track)
-        return sc->nodes[node].local;
-    ossa_transform rest;
-    ossai_dmat_decompose(&sc->nodes[node].local, &rest);
-    ossa_float3 tr = track->translation.key_count
-                         ? ossa_raw_track3_eval(&track->translation, t)
-                         : rest.translation;
-    ossa_quat q = track->rotation.key_count ? ossa_raw_track_quat_eval(&track->rotation, t)
-                                            : rest.rotation;
-    ossa_float3 s = track->scale.key_count ? ossa_raw_track3_eval(&track->scale, t) : rest.scale;
-    return ossai_dmat_from_trs(tr, q, s);
-}
-
-/* Folds the curves of a joint's helpers (and its own, if any) into one
- * track sampled at the union of their key times. */
-static bool fold_chain(ossai_scene *sc, const ossai_node_clip *clip, int joint_node,
-                       ossa_raw_joint_track *out)
-{
-    /* The chain: nodes between the parent joint and this joint, top first. */
-    int chain_count = 0;
-    for (int p = joint_node; p >= 0 && (p == joint_node || !sc->nodes[p].selected);
-         p = sc->nodes[p].parent)
-        ++chain_count;
-    int *chain = ossai_import_alloc(sc->im, (size_t)chain_count, sizeof(int));
-    const ossai_node_track **tracks =
-        ossai_import_alloc(sc->im, (size_t)chain_count, sizeof *tracks);
-    if (!chain || !tracks)
-        return false;
-    int k = chain_count;
-    for (int p = joint_node; k > 0; p = sc->nodes[p].parent)
-        chain[--k] = p;
-    size_t total = 0;
-    for (int c = 0; c < chain_count; ++c)
-        for (int t = 0; t < clip->track_count; ++t)
-            if (clip->tracks[t].node == chain[c]) {
-                tracks[c] = &clip->tracks[t];
-                total += (size_t)tracks[c]->translation.key_count +
-                         (size_t)tracks[c]->rotation.key_count +
-                         (size_t)tracks[c]->scale.key_count;
-            }
-    float *times = ossai_import_alloc(sc->im, total + 1, sizeof(float));
-    if (!times)
-        return false;
-    int n = 0;
-    for (int c = 0; c < chain_count; ++c)
-        if (tracks[c]) {
-            add_times(tracks[c]->translation.times_s, tracks[c]->translation.key_count, times, &n);
-            add_times(tracks[c]->rotation.times_s, tracks[c]->rotation.key_count, times, &n);
-            add_times(tracks[c]->scale.times_s, tracks[c]->scale.key_count, times, &n);
-        }
-    qsort(times, (size_t)n, sizeof(float), compare_floats);
-    int unique = 0;
-    for (int i = 0; i < n; ++i)
-        if (isfinite(times[i]) && (unique == 0 || times[i] > times[unique - 1]))
-            times[unique++] = times[i];
-    ossa_float3 *translations = ossai_import_alloc(sc->im, (size_t)unique + 1, sizeof(ossa_float3));
-    ossa_float3 *scales = ossai_import_alloc(sc->im, (size_t)unique + 1, sizeof(ossa_float3));
-    ossa_quat *rotations = ossai_import_alloc(sc->im, (size_t)unique + 1, sizeof(ossa_quat));
-    if (!translations || !scales || !rotations)
-        return false;
-    for (int i = 0; i < unique; ++i) {
-        ossai_dmat m = ossai_dmat_identity();
-        for (int c = 0; c < chain_count; ++c) {
-            const ossai_dmat f = factor_at(sc, chain[c], tracks[c], times[i]);
-            m = ossai_dmat_mul(&m, &f);
-        }
-        ossa_transform x;
-        ossai_dmat_decompose(&m, &x);
-        if (i > 0) {
-            const ossa_quat p = rotations[i - 1];
-            if (p.x * x.rotation.x + p.y * x.rotation.y + p.z * x.rotation.z +
-                    p.w * x.rotation.w < 0.0f)
-                x.rotation = (ossa_quat){-x.rotation.x, -x.rotation.y, -x.rotation.z,
-                                         -x.rotation.w};
-        }
-        translations[i] = (ossa_float3){x.translation.x * (float)sc->scale,
-                                        x.translation.y * (float)sc->scale,
-                                        x.translation.z * (float)sc->scale};
-        rotations[i] = x.rotation;
-        scales[i] = x.scale;
-    }
-    out->translation = (ossa_raw_track3){times, translations, NULL, NULL, unique,
-                                         OSSA_INTERP_LINEAR};
-    out->rotation = (ossa_raw_track_quat){times, rotations, NULL, NULL, unique,
-                                          OSSA_INTERP_LINEAR};
-    out->scale = (ossa_raw_track3){times, scales, NULL, NULL, unique, OSSA_INTERP_LINEAR};
     return true;
 }
 
@@ -198,7 +91,7 @@ ossa_result ossai_clips_finish(ossai_scene *sc)
             if (!out->joint_name)
                 goto oom;
             if (folded && sc->nodes[target].selected) {
-                if (!fold_chain(sc, clip, target, out))
+                if (!ossai_fold_chain(sc, clip, target, out))
                     goto oom;
                 continue;
             }

@@ -114,15 +114,15 @@ static void print_text(const char *path, const ossa_blob *blob, bool tree)
     }
     printf("clips: %d\n", blob->clip_count);
     if (blob->clip_count)
-        printf("  %-20s %9s %8s %7s %10s %12s %10s\n", "name", "duration", "rate", "keys",
-               "bytes", "error units", "error deg");
+        printf("  %-20s %9s %8s %7s %10s %12s %10s %11s\n", "name", "duration", "rate", "keys",
+               "bytes", "error units", "error deg", "error scale");
     for (int i = 0; i < blob->clip_count; ++i) {
         const ossa_clip *c = ossa_blob_clip(blob, i);
         float et, er, es;
         ossa_clip_build_error(c, &et, &er, &es);
-        printf("  %-20s %7.3f s %5.1f Hz %7d %10zu %12.3g %10.3g\n", ossa_clip_name(c),
+        printf("  %-20s %7.3f s %5.1f Hz %7d %10zu %12.3g %10.3g %11.3g\n", ossa_clip_name(c),
                (double)ossa_clip_duration(c), (double)ossa_clip_rate(c),
-               ossa_clip_frame_count(c), ossa_clip_bytes(c), (double)et, (double)er);
+               ossa_clip_frame_count(c), ossa_clip_bytes(c), (double)et, (double)er, (double)es);
     }
     printf("meshes: %d\n", blob->mesh_count);
     printf("sections:\n");
