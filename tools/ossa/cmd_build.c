@@ -2,9 +2,12 @@
  * .ossa blob. The first input gives the skeleton; every input may bring
  * clips (matched to the skeleton's joints by name) and meshes. Everything
  * is checked before the blob is written, so a failure leaves no file. */
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "build_report.h"
 #include "cli.h"
@@ -93,6 +96,39 @@ static void build_job_fini(build_job *job)
     free(job->clip_names);
 }
 
+/* assimp is not hardened against malformed files (the import fuzzer crashes
+ * it within seconds), so each file is first imported in a child process:
+ * a crash there becomes an error message instead of taking ossa down.
+ * Importing is deterministic, so a file the child read is safe to read. */
+static bool import_survives(const char *path, const ossa_import_options *options)
+{
+    fflush(stdout);
+    fflush(stderr);
+    const pid_t pid = fork();
+    if (pid < 0)
+        return true; /* cannot isolate: import directly */
+    if (pid == 0) {
+        ossa_import im;
+        ossa_error error;
+        if (ossa_import_file(path, options, &im, &error) == OSSA_OK)
+            ossa_import_free(&im);
+        _exit(0);
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0)
+        ;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return true;
+    if (WIFSIGNALED(status))
+        cli_error("build", "%s: the importer (assimp) crashed reading it (signal %d): the file "
+                           "is malformed or uses something assimp cannot read",
+                  path, WTERMSIG(status));
+    else
+        cli_error("build", "%s: the importer (assimp) failed reading it (exit %d)", path,
+                  WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    return false;
+}
+
 static int import_all(build_job *job)
 {
     job->imports = calloc((size_t)job->input_count, sizeof *job->imports);
@@ -105,6 +141,8 @@ static int import_all(build_job *job)
         cli_progress_begin(&progress, "importing", job->input_count);
     for (int i = 0; i < job->input_count; ++i) {
         ossa_error error;
+        if (!import_survives(job->inputs[i], &job->import))
+            return 1;
         if (ossa_import_file(job->inputs[i], &job->import, &job->imports[i], &error)) {
             if (!job->quiet)
                 fputc('\n', stderr);
