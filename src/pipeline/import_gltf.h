@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "import_internal.h"
 
@@ -37,7 +38,7 @@ void ossai_gltf_close(ossai_gltf *g);
 
 /* Checks a glTF / GLB file before assimp reads it: the container and JSON
  * parse, and none of the valid constructs that crash assimp 5.2 is present
- * (a skin without inverseBindMatrices). Files that are not glTF 2.0 pass. */
+ * (import_gltf_check.c). glTF 1.0 files pass unchecked. */
 ossa_result ossai_gltf_preflight(ossa_import *im, const char *path, ossa_error *error);
 
 /* The index-th element of the top-level array `name` ("nodes", ...), or NULL. */
@@ -47,6 +48,21 @@ struct cJSON *ossai_gltf_item(const ossai_gltf *g, const char *name, int index);
  * integer below 2^31. */
 bool ossai_gltf_int(const ossai_gltf *g, const struct cJSON *object, const char *member,
                     int fallback, int *out, const char *what);
+
+/* Where an accessor's elements are, checked against its view and buffer. */
+typedef struct ossai_gltf_accessor {
+    const unsigned char *base; /* first element, NULL without a buffer view (zeros) */
+    size_t stride;             /* bytes between elements */
+    int count, components, component_type, component_bytes;
+    bool normalized, sparse;
+} ossai_gltf_accessor;
+
+ossa_result ossai_gltf_accessor_get(ossai_gltf *g, int index, ossai_gltf_accessor *out,
+                                    const char *what);
+/* Checks a sparse accessor's index and value arrays lie in their views. */
+ossa_result ossai_gltf_sparse_check(ossai_gltf *g, int index, const char *what);
+/* Element `element` of an unsigned integer accessor (UINT32_MAX otherwise). */
+uint32_t ossai_gltf_index(const ossai_gltf_accessor *a, int element);
 
 /* Reads accessor `index` as `components` floats per element into memory
  * from the import (normalised integers converted as the glTF spec says).

@@ -253,28 +253,6 @@ static ossa_result read_animation(ossai_scene *sc, ossai_gltf *g, int index, con
     return OSSA_OK;
 }
 
-ossa_result ossai_gltf_preflight(ossa_import *im, const char *path, ossa_error *error)
-{
-    ossai_gltf g;
-    ossa_result r = ossai_gltf_open(&g, im, path, error);
-    const cJSON *asset = g.json ? cJSON_GetObjectItemCaseSensitive(g.json, "asset") : NULL;
-    const char *version =
-        asset ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(asset, "version")) : NULL;
-    if (!r && version && version[0] == '2') {
-        const cJSON *skins = cJSON_GetObjectItemCaseSensitive(g.json, "skins");
-        int index = 0;
-        for (const cJSON *skin = cJSON_IsArray(skins) ? skins->child : NULL; skin && !r;
-             skin = skin->next, ++index)
-            if (!cJSON_GetObjectItemCaseSensitive(skin, "inverseBindMatrices"))
-                r = ossa_error_set(error, OSSA_ERR_UNSUPPORTED, index, -1,
-                                   "%s: skin %d has no inverseBindMatrices (identity by the "
-                                   "glTF spec, but assimp 5.2 crashes on it)",
-                                   path, index);
-    }
-    ossai_gltf_close(&g);
-    return r;
-}
-
 ossa_result ossai_clips_from_gltf(ossai_scene *sc)
 {
     ossai_gltf g;

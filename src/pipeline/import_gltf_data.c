@@ -21,6 +21,7 @@ enum {
     GLTF_UNSIGNED_BYTE = 5121,
     GLTF_SHORT = 5122,
     GLTF_UNSIGNED_SHORT = 5123,
+    GLTF_UNSIGNED_INT = 5125,
     GLTF_FLOAT = 5126
 };
 
@@ -295,6 +296,7 @@ static int component_bytes(int type)
     case GLTF_UNSIGNED_BYTE: return 1;
     case GLTF_SHORT:
     case GLTF_UNSIGNED_SHORT: return 2;
+    case GLTF_UNSIGNED_INT:
     case GLTF_FLOAT: return 4;
     default: return 0;
     }
@@ -302,11 +304,127 @@ static int component_bytes(int type)
 
 static int type_components(const char *type)
 {
-    static const char *const names[] = {"SCALAR", "VEC2", "VEC3", "VEC4"};
-    for (int i = 0; type && i < 4; ++i)
-        if (strcmp(type, names[i]) == 0)
-            return i + 1;
+    static const struct {
+        const char *name;
+        int components;
+    } types[] = {{"SCALAR", 1}, {"VEC2", 2}, {"VEC3", 3}, {"VEC4", 4},
+                 {"MAT2", 4},   {"MAT3", 9}, {"MAT4", 16}};
+    for (size_t i = 0; type && i < sizeof types / sizeof types[0]; ++i)
+        if (strcmp(type, types[i].name) == 0)
+            return types[i].components;
     return 0;
+}
+
+/* Checks that `count` elements of `element` bytes, `stride` apart, starting
+ * `offset` bytes into bufferView `view_index`, lie inside the view and the
+ * view inside its (loaded) buffer; *base receives the first element. */
+static ossa_result locate_in_view(ossai_gltf *g, int view_index, int offset, int count,
+                                  uint64_t element, int stride_override, int accessor,
+                                  const char *what, const unsigned char **base, size_t *stride)
+{
+    const cJSON *view = ossai_gltf_item(g, "bufferViews", view_index);
+    int buffer, view_offset, view_length, view_stride;
+    if (!view)
+        return ossa_error_set(g->error, OSSA_ERR_IMPORT, accessor, -1,
+                              "%s: %s: accessor %d uses bufferView %d, which does not exist",
+                              g->path, what, accessor, view_index);
+    if (!ossai_gltf_int(g, view, "buffer", -1, &buffer, what) ||
+        !ossai_gltf_int(g, view, "byteOffset", 0, &view_offset, what) ||
+        !ossai_gltf_int(g, view, "byteLength", -1, &view_length, what) ||
+        !ossai_gltf_int(g, view, "byteStride", 0, &view_stride, what))
+        return g->error->code;
+    const uint64_t step = stride_override > 0 ? (uint64_t)stride_override
+                                              : (view_stride ? (uint64_t)view_stride : element);
+    if (buffer < 0 || buffer >= g->buffer_count || view_length < 0 || step < element)
+        return ossa_error_set(g->error, OSSA_ERR_IMPORT, accessor, -1,
+                              "%s: %s: bufferView %d has buffer %d, byteLength %d, byteStride "
+                              "%d (elements of %d bytes)",
+                              g->path, what, view_index, buffer, view_length, view_stride,
+                              (int)element);
+    ossa_result r = load_buffer(g, buffer);
+    if (r)
+        return r;
+    const uint64_t end = (uint64_t)offset + step * (uint64_t)(count - 1) + element;
+    if (end > (uint64_t)view_length ||
+        (uint64_t)view_offset + (uint64_t)view_length > g->buffers[buffer].bytes)
+        return ossa_error_set(g->error, OSSA_ERR_IMPORT, accessor, -1,
+                              "%s: %s: accessor %d (%d elements, stride %d, offset %d) runs "
+                              "past bufferView %d (offset %d, %d bytes) or its buffer (%zu "
+                              "bytes)",
+                              g->path, what, accessor, count, (int)step, offset, view_index,
+                              view_offset, view_length, g->buffers[buffer].bytes);
+    *base = g->buffers[buffer].data + view_offset + offset;
+    *stride = (size_t)step;
+    return OSSA_OK;
+}
+
+ossa_result ossai_gltf_accessor_get(ossai_gltf *g, int index, ossai_gltf_accessor *out,
+                                    const char *what)
+{
+    memset(out, 0, sizeof *out);
+    const cJSON *acc = ossai_gltf_item(g, "accessors", index);
+    if (!acc)
+        return ossa_error_set(g->error, OSSA_ERR_IMPORT, index, -1,
+                              "%s: %s: accessor %d does not exist", g->path, what, index);
+    int n, ctype, view_index, offset;
+    if (!ossai_gltf_int(g, acc, "count", -1, &n, what) ||
+        !ossai_gltf_int(g, acc, "componentType", -1, &ctype, what) ||
+        !ossai_gltf_int(g, acc, "bufferView", -1, &view_index, what) ||
+        !ossai_gltf_int(g, acc, "byteOffset", 0, &offset, what))
+        return g->error->code;
+    const char *type = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(acc, "type"));
+    const int csize = component_bytes(ctype), components = type_components(type);
+    if (n < 1 || csize == 0 || components == 0)
+        return ossa_error_set(g->error, OSSA_ERR_IMPORT, index, -1,
+                              "%s: %s: accessor %d has count %d, type '%.12s', component type "
+                              "%d",
+                              g->path, what, index, n, type ? type : "?", ctype);
+    out->count = n;
+    out->components = components;
+    out->component_type = ctype;
+    out->component_bytes = csize;
+    out->normalized = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(acc, "normalized"));
+    out->sparse = cJSON_GetObjectItemCaseSensitive(acc, "sparse") != NULL;
+    if (view_index < 0)
+        return OSSA_OK; /* no buffer view: zeros (glTF 2.0 section 3.6.2.4) */
+    return locate_in_view(g, view_index, offset, n, (uint64_t)csize * (uint64_t)components, 0,
+                          index, what, &out->base, &out->stride);
+}
+
+ossa_result ossai_gltf_sparse_check(ossai_gltf *g, int index, const char *what)
+{
+    const cJSON *sparse = cJSON_GetObjectItemCaseSensitive(
+        ossai_gltf_item(g, "accessors", index), "sparse");
+    if (!sparse)
+        return OSSA_OK;
+    ossai_gltf_accessor a;
+    ossa_result r = ossai_gltf_accessor_get(g, index, &a, what);
+    if (r)
+        return r;
+    const cJSON *indices = cJSON_GetObjectItemCaseSensitive(sparse, "indices");
+    const cJSON *values = cJSON_GetObjectItemCaseSensitive(sparse, "values");
+    int n, iview, ioffset, itype, vview, voffset;
+    if (!ossai_gltf_int(g, sparse, "count", -1, &n, what) || !indices || !values ||
+        !ossai_gltf_int(g, indices, "bufferView", -1, &iview, what) ||
+        !ossai_gltf_int(g, indices, "byteOffset", 0, &ioffset, what) ||
+        !ossai_gltf_int(g, indices, "componentType", -1, &itype, what) ||
+        !ossai_gltf_int(g, values, "bufferView", -1, &vview, what) ||
+        !ossai_gltf_int(g, values, "byteOffset", 0, &voffset, what) || n < 1 || n > a.count ||
+        (itype != GLTF_UNSIGNED_BYTE && itype != GLTF_UNSIGNED_SHORT &&
+         itype != GLTF_UNSIGNED_INT))
+        return g->error->code ? g->error->code
+                              : ossa_error_set(g->error, OSSA_ERR_IMPORT, index, -1,
+                                               "%s: %s: accessor %d has a malformed sparse part",
+                                               g->path, what, index);
+    const unsigned char *base;
+    size_t stride;
+    r = locate_in_view(g, iview, ioffset, n, (uint64_t)component_bytes(itype),
+                       component_bytes(itype), index, what, &base, &stride);
+    if (!r)
+        r = locate_in_view(g, vview, voffset, n,
+                           (uint64_t)a.component_bytes * (uint64_t)a.components,
+                           a.component_bytes * a.components, index, what, &base, &stride);
+    return r;
 }
 
 /* One component at p converted to float (glTF 2.0 section 3.11: normalised
@@ -330,6 +448,11 @@ static float read_component(const unsigned char *p, int type, bool normalized)
         memcpy(&v, p, 2);
         return normalized ? (float)v / 65535.0f : (float)v;
     }
+    case GLTF_UNSIGNED_INT: {
+        uint32_t v;
+        memcpy(&v, p, 4);
+        return (float)v;
+    }
     default: {
         float v;
         memcpy(&v, p, 4);
@@ -338,81 +461,57 @@ static float read_component(const unsigned char *p, int type, bool normalized)
     }
 }
 
+uint32_t ossai_gltf_index(const ossai_gltf_accessor *a, int element)
+{
+    if (!a->base)
+        return 0;
+    const unsigned char *p = a->base + (size_t)element * a->stride;
+    switch (a->component_type) {
+    case GLTF_UNSIGNED_BYTE: return p[0];
+    case GLTF_UNSIGNED_SHORT: {
+        uint16_t v;
+        memcpy(&v, p, 2);
+        return v;
+    }
+    case GLTF_UNSIGNED_INT: {
+        uint32_t v;
+        memcpy(&v, p, 4);
+        return v;
+    }
+    default: return UINT32_MAX;
+    }
+}
+
 ossa_result ossai_gltf_read_floats(ossai_gltf *g, int index, int components, float **out,
                                    int *count, const char *what)
 {
     *out = NULL;
     *count = 0;
-    const cJSON *acc = ossai_gltf_item(g, "accessors", index);
-    if (!acc)
+    ossai_gltf_accessor a;
+    ossa_result r = ossai_gltf_accessor_get(g, index, &a, what);
+    if (r)
+        return r;
+    if (a.components != components || a.component_type == GLTF_UNSIGNED_INT ||
+        (a.component_type != GLTF_FLOAT && !a.normalized))
         return ossa_error_set(g->error, OSSA_ERR_IMPORT, index, -1,
-                              "%s: %s: accessor %d does not exist", g->path, what, index);
-    int n, ctype, view_index, acc_offset;
-    if (!ossai_gltf_int(g, acc, "count", -1, &n, what) ||
-        !ossai_gltf_int(g, acc, "componentType", -1, &ctype, what) ||
-        !ossai_gltf_int(g, acc, "bufferView", -1, &view_index, what) ||
-        !ossai_gltf_int(g, acc, "byteOffset", 0, &acc_offset, what))
-        return g->error->code;
-    const char *type = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(acc, "type"));
-    const bool normalized = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(acc, "normalized"));
-    const int csize = component_bytes(ctype);
-    if (n < 1 || csize == 0 || type_components(type) != components ||
-        (ctype != GLTF_FLOAT && !normalized))
-        return ossa_error_set(g->error, OSSA_ERR_IMPORT, index, -1,
-                              "%s: %s: accessor %d is %d x %s of component type %d%s; expected "
-                              "at least one %d-component float or normalised integer element",
-                              g->path, what, index, n, type ? type : "?", ctype,
-                              normalized ? " (normalised)" : "", components);
-    if (cJSON_GetObjectItemCaseSensitive(acc, "sparse"))
+                              "%s: %s: accessor %d has %d-component elements of component type "
+                              "%d%s; expected %d-component floats or normalised integers",
+                              g->path, what, index, a.components, a.component_type,
+                              a.normalized ? " (normalised)" : "", components);
+    if (a.sparse)
         return ossa_error_set(g->error, OSSA_ERR_UNSUPPORTED, index, -1,
                               "%s: %s: accessor %d is sparse, which the importer does not read",
                               g->path, what, index);
-    float *values = ossai_import_alloc(g->im, (size_t)n * (size_t)components, sizeof(float));
+    float *values = ossai_import_alloc(g->im, (size_t)a.count * (size_t)components, sizeof(float));
     if (!values)
         return ossa_error_set(g->error, OSSA_ERR_OUT_OF_MEMORY, index, -1,
                               "%s: out of memory for accessor %d", g->path, index);
     *out = values;
-    *count = n;
-    if (view_index < 0)
-        return OSSA_OK; /* no buffer view: all zeros (glTF 2.0 section 3.6.2.4) */
-    const cJSON *view = ossai_gltf_item(g, "bufferViews", view_index);
-    int buffer, view_offset, view_length, stride;
-    if (!view)
-        return ossa_error_set(g->error, OSSA_ERR_IMPORT, index, -1,
-                              "%s: %s: accessor %d uses bufferView %d, which does not exist",
-                              g->path, what, index, view_index);
-    if (!ossai_gltf_int(g, view, "buffer", -1, &buffer, what) ||
-        !ossai_gltf_int(g, view, "byteOffset", 0, &view_offset, what) ||
-        !ossai_gltf_int(g, view, "byteLength", -1, &view_length, what) ||
-        !ossai_gltf_int(g, view, "byteStride", 0, &stride, what))
-        return g->error->code;
-    const uint64_t element = (uint64_t)csize * (uint64_t)components;
-    if (stride == 0)
-        stride = (int)element;
-    if (buffer < 0 || buffer >= g->buffer_count || view_length < 0 || (uint64_t)stride < element)
-        return ossa_error_set(g->error, OSSA_ERR_IMPORT, index, -1,
-                              "%s: %s: bufferView %d has buffer %d, byteLength %d, byteStride "
-                              "%d (elements of %d bytes)",
-                              g->path, what, view_index, buffer, view_length, stride,
-                              (int)element);
-    ossa_result r = load_buffer(g, buffer);
-    if (r)
-        return r;
-    const uint64_t end_in_view =
-        (uint64_t)acc_offset + (uint64_t)stride * (uint64_t)(n - 1) + element;
-    if (end_in_view > (uint64_t)view_length ||
-        (uint64_t)view_offset + (uint64_t)view_length > g->buffers[buffer].bytes)
-        return ossa_error_set(g->error, OSSA_ERR_IMPORT, index, -1,
-                              "%s: %s: accessor %d (%d elements, stride %d, offset %d) runs "
-                              "past bufferView %d (offset %d, %d bytes) or its buffer (%zu "
-                              "bytes)",
-                              g->path, what, index, n, stride, acc_offset, view_index,
-                              view_offset, view_length, g->buffers[buffer].bytes);
-    const unsigned char *base = g->buffers[buffer].data + view_offset + acc_offset;
-    for (int i = 0; i < n; ++i)
+    *count = a.count;
+    for (int i = 0; a.base && i < a.count; ++i)
         for (int c = 0; c < components; ++c)
             values[(size_t)i * (size_t)components + (size_t)c] =
-                read_component(base + (size_t)i * (size_t)stride + (size_t)(c * csize), ctype,
-                               normalized);
+                read_component(a.base + (size_t)i * a.stride + (size_t)(c * a.component_bytes),
+                               a.component_type, a.normalized);
     return OSSA_OK;
 }
