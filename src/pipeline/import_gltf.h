@@ -29,6 +29,13 @@ typedef struct ossai_gltf {
     size_t bin_bytes;
     ossai_gltf_buffer *buffers;
     int buffer_count;
+    /* Top-level arrays indexed once (cJSON arrays are linked lists). */
+    struct {
+        const char *name;
+        struct cJSON **items;
+        int count;
+    } arrays[8];
+    int array_count;
 } ossai_gltf;
 
 /* Reads and parses path (.gltf JSON or .glb). Buffers load on first use. */
@@ -41,8 +48,11 @@ void ossai_gltf_close(ossai_gltf *g);
  * (import_gltf_check.c). glTF 1.0 files pass unchecked. */
 ossa_result ossai_gltf_preflight(ossa_import *im, const char *path, ossa_error *error);
 
-/* The index-th element of the top-level array `name` ("nodes", ...), or NULL. */
-struct cJSON *ossai_gltf_item(const ossai_gltf *g, const char *name, int index);
+/* The index-th element of the top-level array `name` ("nodes", ...) when it
+ * is an object, or NULL. Constant time after the first call per array. */
+struct cJSON *ossai_gltf_item(ossai_gltf *g, const char *name, int index);
+/* Number of elements of the top-level array `name` (0 when absent). */
+int ossai_gltf_count(ossai_gltf *g, const char *name);
 /* Integer member of an object: *out = value, or `fallback` when absent.
  * False (and *error set, naming `what`) when present but not a non-negative
  * integer below 2^31. */

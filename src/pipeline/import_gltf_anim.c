@@ -16,7 +16,7 @@
  * depth-first, under a "ROOT" node when there are several roots: the same
  * sequence as a pre-order walk of the glTF scene. Returns false when the
  * two disagree (then nodes are matched by name). */
-static bool map_by_structure(const ossai_scene *sc, const ossai_gltf *g, int gltf_nodes,
+static bool map_by_structure(const ossai_scene *sc, ossai_gltf *g, int gltf_nodes,
                              int *map, int *stack)
 {
     int scene_index;
@@ -61,7 +61,7 @@ static bool map_by_structure(const ossai_scene *sc, const ossai_gltf *g, int glt
 }
 
 /* Fallback: assimp names a node by its "name", or "nodes[i]" without one. */
-static void map_by_name(const ossai_scene *sc, const ossai_gltf *g, int gltf_nodes, int *map)
+static void map_by_name(const ossai_scene *sc, ossai_gltf *g, int gltf_nodes, int *map)
 {
     for (int n = 0; n < gltf_nodes; ++n) {
         const cJSON *node = ossai_gltf_item(g, "nodes", n);

@@ -12,10 +12,9 @@
 
 #include "import_gltf.h"
 
-static int array_size(const ossai_gltf *g, const char *name)
+static int array_size(ossai_gltf *g, const char *name)
 {
-    const cJSON *a = cJSON_GetObjectItemCaseSensitive(g->json, name);
-    return cJSON_IsArray(a) ? cJSON_GetArraySize(a) : 0;
+    return ossai_gltf_count(g, name);
 }
 
 /* member (an index) must be absent or name an element of `array`. */
@@ -101,35 +100,37 @@ static ossa_result check_accessors(ossai_gltf *g)
     return OSSA_OK;
 }
 
-/* Joint indices a skinned primitive may use: the smallest skin among the
- * nodes that draw this mesh with a skin; -1 when none does. */
-static int skin_joints_for_mesh(ossai_gltf *g, int mesh)
+/* Joint indices each mesh's skinned primitives may use: the smallest skin
+ * among the nodes that draw the mesh with a skin; -1 when none does. */
+static int *skin_joints_per_mesh(ossai_gltf *g)
 {
-    int smallest = -1;
-    const int nodes = array_size(g, "nodes");
-    for (int i = 0; i < nodes; ++i) {
+    const int meshes = array_size(g, "meshes"), nodes = array_size(g, "nodes");
+    int *limit = ossai_import_alloc(g->im, (size_t)meshes + 1, sizeof(int));
+    for (int m = 0; limit && m < meshes; ++m)
+        limit[m] = -1;
+    for (int i = 0; limit && i < nodes; ++i) {
         const cJSON *node = ossai_gltf_item(g, "nodes", i);
         int m = -1, s = -1;
         ossai_gltf_int(g, node, "mesh", -1, &m, "node");
         ossai_gltf_int(g, node, "skin", -1, &s, "node");
-        if (m != mesh || s < 0)
+        if (m < 0 || m >= meshes || s < 0)
             continue;
         const cJSON *joints = cJSON_GetObjectItemCaseSensitive(ossai_gltf_item(g, "skins", s),
                                                               "joints");
         const int count = cJSON_IsArray(joints) ? cJSON_GetArraySize(joints) : 0;
-        smallest = smallest < 0 || count < smallest ? count : smallest;
+        limit[m] = limit[m] < 0 || count < limit[m] ? count : limit[m];
     }
-    return smallest;
+    return limit;
 }
 
-static ossa_result check_primitive(ossai_gltf *g, const cJSON *prim, int mesh, const char *what)
+static ossa_result check_primitive(ossai_gltf *g, const cJSON *prim, int mesh, int skin_joints,
+                                   const char *what)
 {
     const cJSON *attributes = cJSON_GetObjectItemCaseSensitive(prim, "attributes");
     if (!cJSON_IsObject(attributes))
         return ossa_error_set(g->error, OSSA_ERR_IMPORT, mesh, -1, "%s: %s has no attributes",
                               g->path, what);
     int vertices = -1;
-    const int skin_joints = skin_joints_for_mesh(g, mesh);
     ossa_result r;
     for (const cJSON *attr = attributes->child; attr; attr = attr->next) {
         int index;
@@ -189,6 +190,10 @@ static ossa_result check_primitive(ossai_gltf *g, const cJSON *prim, int mesh, c
 static ossa_result check_meshes(ossai_gltf *g)
 {
     const int n = array_size(g, "meshes");
+    const int *skin_joints = skin_joints_per_mesh(g);
+    if (!skin_joints)
+        return ossa_error_set(g->error, OSSA_ERR_OUT_OF_MEMORY, -1, -1, "%s: out of memory",
+                              g->path);
     for (int m = 0; m < n; ++m) {
         const cJSON *prims = cJSON_GetObjectItemCaseSensitive(ossai_gltf_item(g, "meshes", m),
                                                              "primitives");
@@ -197,7 +202,7 @@ static ossa_result check_meshes(ossai_gltf *g)
              prim = prim->next, ++p) {
             char what[64];
             snprintf(what, sizeof what, "mesh %d primitive %d", m, p);
-            ossa_result r = check_primitive(g, prim, m, what);
+            ossa_result r = check_primitive(g, prim, m, skin_joints[m], what);
             if (r)
                 return r;
         }

@@ -131,12 +131,41 @@ void ossai_gltf_close(ossai_gltf *g)
     memset(g, 0, sizeof *g);
 }
 
-cJSON *ossai_gltf_item(const ossai_gltf *g, const char *name, int index)
+int ossai_gltf_count(ossai_gltf *g, const char *name)
 {
-    cJSON *array = cJSON_GetObjectItemCaseSensitive(g->json, name);
-    if (!cJSON_IsArray(array) || index < 0)
+    (void)ossai_gltf_item(g, name, -1);
+    for (int a = 0; a < g->array_count; ++a)
+        if (strcmp(g->arrays[a].name, name) == 0)
+            return g->arrays[a].count;
+    const cJSON *array = cJSON_GetObjectItemCaseSensitive(g->json, name);
+    return cJSON_IsArray(array) ? cJSON_GetArraySize(array) : 0;
+}
+
+cJSON *ossai_gltf_item(ossai_gltf *g, const char *name, int index)
+{
+    int a = 0;
+    while (a < g->array_count && strcmp(g->arrays[a].name, name) != 0)
+        ++a;
+    if (a == g->array_count) {
+        const int max = (int)(sizeof g->arrays / sizeof g->arrays[0]);
+        cJSON *array = cJSON_GetObjectItemCaseSensitive(g->json, name);
+        const int count = cJSON_IsArray(array) ? cJSON_GetArraySize(array) : 0;
+        cJSON **items = ossai_import_alloc(g->im, (size_t)count + 1, sizeof *items);
+        if (a == max || !items) /* no room or memory: answer without the index */
+            return index >= 0 && cJSON_IsObject(cJSON_GetArrayItem(array, index))
+                       ? cJSON_GetArrayItem(array, index)
+                       : NULL;
+        int i = 0;
+        for (cJSON *c = count ? array->child : NULL; c && i < count; c = c->next)
+            items[i++] = c;
+        g->arrays[a].name = name;
+        g->arrays[a].items = items;
+        g->arrays[a].count = count;
+        g->array_count++;
+    }
+    if (index < 0 || index >= g->arrays[a].count)
         return NULL;
-    cJSON *item = cJSON_GetArrayItem(array, index);
+    cJSON *item = g->arrays[a].items[index];
     return cJSON_IsObject(item) ? item : NULL;
 }
 
