@@ -197,9 +197,9 @@ ossa_result ossa_import_file(const char *path, const ossa_import_options *option
         goto fail;
     }
     struct aiPropertyStore *props = aiCreatePropertyStore();
-    /* Keep FBX pivots as helper nodes: import_skeleton.c folds them, and
-     * keeps the information assimp's own collapsing drops (see
-     * docs/importing.md). */
+    /* Keep FBX pivots as helper nodes: import_skeleton.c and import_fold.c
+     * fold them, keeping what assimp's own collapsing drops (the curves of
+     * pivoted nodes; see docs/importing.md). */
     aiSetImportPropertyInteger(props, AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, 1);
     const struct aiScene *scene = aiImportFileExWithProperties(path, IMPORT_FLAGS, NULL, props);
     aiReleasePropertyStore(props);
