@@ -9,6 +9,9 @@ typedef struct ossa_bench_entry {
     const char *summary;
 } ossa_bench_entry;
 
+/* The benchmarks' entry points. */
+int bench_hierarchy_main(int argc, char **argv); /* hierarchy_bench.c, seed 001 */
+
 /* The registered benchmarks; *count receives their number. */
 const ossa_bench_entry *ossa_bench_list(int *count);
 

@@ -4,6 +4,8 @@
 #include <stddef.h>
 
 static const ossa_bench_entry entries[] = {
+    {"hierarchy", bench_hierarchy_main,
+     "seed 001: naive pointer tree vs flattened 4x4 loop vs ossa 3x4 and QVS walks"},
     {NULL, NULL, NULL},
 };
 

@@ -20,6 +20,17 @@ int bench_parse_option(int argc, char **argv, int *i, bench_options *o)
         return cli_string_arg(argc, argv, i, &o->variant) ? 1 : -1;
     if (cli_is(a, "--model", NULL))
         return cli_string_arg(argc, argv, i, &o->model) ? 1 : -1;
+    if (cli_is(a, "--cache", NULL)) {
+        const char *mode;
+        if (!cli_string_arg(argc, argv, i, &mode))
+            return -1;
+        if (strcmp(mode, "warm") == 0 || strcmp(mode, "cold") == 0) {
+            o->cache = mode[0] == 'w' ? BENCH_CACHE_WARM : BENCH_CACHE_COLD;
+            return 1;
+        }
+        fprintf(stderr, "ossa: --cache %s: expected warm or cold\n", mode);
+        return -1;
+    }
     if (cli_is(a, "--list-variants", NULL)) {
         o->list = true;
         return 1;
@@ -36,6 +47,10 @@ const char *bench_common_help(void)
     return "  --frames N      timed frames per variant\n"
            "  --warmup N      untimed frames per variant first (default 5)\n"
            "  --variant NAME  run only this variant (for valgrind counts)\n"
+           "  --cache warm    time each frame right after 3 untimed ones of the same variant\n"
+           "  --cache cold    time each frame after evicting the caches (by touching a\n"
+           "                  buffer twice the last-level cache); without --cache a frame\n"
+           "                  finds what the other variants' frames left\n"
            "  --list-variants print the variant names\n"
            "  --json          JSON on stdout instead of the table\n";
 }
@@ -43,6 +58,45 @@ const char *bench_common_help(void)
 static bool selected(const bench_variant *v, const bench_options *o)
 {
     return !o->variant || strcmp(o->variant, v->name) == 0;
+}
+
+/* Size of the largest CPU cache Linux reports for cpu0 (sysfs, which unlike
+ * sysconf gives a virtual machine's own view), or 0. */
+static size_t largest_cache_bytes(void)
+{
+    size_t largest = 0;
+    for (int index = 0; index < 8; ++index) {
+        char path[96];
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", index);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        unsigned long value = 0;
+        char unit = 0;
+        if (fscanf(f, "%lu%c", &value, &unit) >= 1) {
+            size_t bytes = (size_t)value * (unit == 'K' ? 1024u : unit == 'M' ? 1048576u : 1u);
+            largest = bytes > largest ? bytes : largest;
+        }
+        fclose(f);
+    }
+    return largest;
+}
+
+size_t bench_eviction_bytes(void)
+{
+    const size_t floor_bytes = (size_t)64 << 20;
+    const size_t twice = 2 * largest_cache_bytes();
+    return twice > floor_bytes ? twice : floor_bytes;
+}
+
+/* Reads and writes one byte of every cache line: the lines come into the
+ * caches and push out whatever a variant left there. (A memset could use
+ * streaming stores, which bypass the caches.) */
+static void evict(unsigned char *buffer, size_t bytes)
+{
+    for (size_t i = 0; i < bytes; i += 64)
+        buffer[i] = (unsigned char)(buffer[i] + 1u);
+    bench_consume(buffer, bytes);
 }
 
 int bench_run(bench_variant *variants, int count, const bench_options *o)
@@ -66,6 +120,13 @@ int bench_run(bench_variant *variants, int count, const bench_options *o)
         return 0;
     }
     const int frames = o->frames;
+    const size_t evict_bytes = o->cache == BENCH_CACHE_COLD ? bench_eviction_bytes() : 0;
+    unsigned char *evict_buffer = evict_bytes ? calloc(evict_bytes, 1) : NULL;
+    if (evict_bytes && !evict_buffer) {
+        fprintf(stderr, "ossa bench: out of memory (%zu bytes to evict the caches)\n",
+                evict_bytes);
+        exit(1);
+    }
     double **samples = calloc((size_t)count, sizeof *samples);
     for (int v = 0; v < count; ++v)
         samples[v] = malloc(sizeof(double) * (size_t)(frames > 0 ? frames : 1));
@@ -80,6 +141,11 @@ int bench_run(bench_variant *variants, int count, const bench_options *o)
         for (int v = 0; v < count; ++v) {
             if (!selected(&variants[v], o))
                 continue;
+            if (o->cache == BENCH_CACHE_WARM)
+                for (int k = 0; k < BENCH_WARM_FRAMES; ++k)
+                    variants[v].run(variants[v].context);
+            else if (evict_buffer)
+                evict(evict_buffer, evict_bytes);
             uint64_t t0 = cli_now_ns();
             variants[v].run(variants[v].context);
             samples[v][f] = (double)(cli_now_ns() - t0);
@@ -99,8 +165,11 @@ int bench_run(bench_variant *variants, int count, const bench_options *o)
     for (int v = 0; v < count; ++v)
         free(samples[v]);
     free(samples);
+    free(evict_buffer);
     return chosen;
 }
+
+static const char *const cache_names[BENCH_CACHE_COUNT] = {"as-is", "warm", "cold"};
 
 static void print_json_string(const char *s)
 {
@@ -126,8 +195,9 @@ void bench_print(const bench_report *r, const bench_variant *variants, int count
         print_json_string(r->title);
         printf(", \"element\": ");
         print_json_string(r->element);
-        printf(", \"elements_per_frame\": %.0f, \"frames\": %d, \"variants\": [",
-               r->elements_per_frame, o->frames);
+        printf(", \"elements_per_frame\": %.0f, \"frames\": %d, \"cache\": \"%s\", "
+               "\"variants\": [",
+               r->elements_per_frame, o->frames, cache_names[o->cache]);
         int first = 1;
         for (int v = 0; v < count; ++v) {
             const bench_variant *x = &variants[v];
@@ -144,30 +214,59 @@ void bench_print(const bench_report *r, const bench_variant *variants, int count
                 printf(", \"speedup_vs_%s\": %.4f", base->name, base->median_ns / x->median_ns);
             if (x->seed_ms >= 0)
                 printf(", \"seed_ms\": %.3f", x->seed_ms);
+            if (x->bytes_per_element > 0)
+                printf(", \"bytes_per_%s\": %.1f", r->element, x->bytes_per_element);
+            if (x->flops_per_element > 0)
+                printf(", \"flops_per_%s\": %.1f", r->element, x->flops_per_element);
             printf("}");
             first = 0;
         }
         printf("\n]}\n");
         return;
     }
+    bool floors = false;
+    for (int v = 0; v < count; ++v)
+        floors |= variants[v].frames_run &&
+                  (variants[v].bytes_per_element > 0 || variants[v].flops_per_element > 0);
     printf("\n%s\n", r->title);
-    printf("%-46s %10s %10s %9s %9s\n", "variant", "median ms", r->element ? "ns/elem" : "",
+    printf("%-46s %10s %10s %9s %9s", "variant", "median ms", r->element ? "ns/elem" : "",
            "speedup", "seed ms");
+    if (floors)
+        printf(" %8s %10s", "B/elem", "FLOP/elem");
+    putchar('\n');
     for (int v = 0; v < count; ++v) {
         const bench_variant *x = &variants[v];
         if (!x->frames_run)
             continue;
-        char speed[32] = "", seed[32] = "";
+        char speed[32] = "", seed[32] = "", bytes[32] = "", flops[32] = "";
         if (have_base)
             snprintf(speed, sizeof speed, "%.2fx", base->median_ns / x->median_ns);
         if (x->seed_ms >= 0)
             snprintf(seed, sizeof seed, "%.2f", x->seed_ms);
-        printf("%-46s %10.3f %10.3f %9s %9s\n", x->label, x->median_ns * 1e-6,
+        if (x->bytes_per_element > 0)
+            snprintf(bytes, sizeof bytes, "%.0f", x->bytes_per_element);
+        if (x->flops_per_element > 0)
+            snprintf(flops, sizeof flops, "%.0f", x->flops_per_element);
+        printf("%-46s %10.3f %10.3f %9s %9s", x->label, x->median_ns * 1e-6,
                x->median_ns / r->elements_per_frame, speed, seed);
+        if (floors)
+            printf(" %8s %10s", bytes, flops);
+        putchar('\n');
     }
     printf("(median of %d interleaved frames per variant; ns/elem = ns per %s; speedup is "
-           "relative to '%s'",
+           "relative to '%s';\n ",
            o->frames, r->element, base->name);
+    if (o->cache == BENCH_CACHE_WARM)
+        printf("caches warm: each timed frame follows %d untimed ones of the same variant",
+               BENCH_WARM_FRAMES);
+    else if (o->cache == BENCH_CACHE_COLD)
+        printf("caches cold: %zu MiB touched before each timed frame",
+               bench_eviction_bytes() >> 20);
+    else
+        printf("caches as the previous variant's frame left them (--cache warm|cold to fix)");
+    if (floors)
+        printf(";\n B/elem = bytes read + written per %s, FLOP/elem = arithmetic per %s",
+               r->element, r->element);
     if (r->seed_note)
         printf(";\n seed figures: %s", r->seed_note);
     printf(")\n");

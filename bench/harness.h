@@ -3,14 +3,28 @@
  *
  * Variants run round-robin, one frame each in turn, so that the machine's
  * noise (other processes, frequency changes) falls on all of them alike; the
- * reported figure is the median over frames. For valgrind, every benchmark
- * accepts --variant NAME (run only that one) and --frames N; the counting
- * script subtracts a --frames 0 run to leave only the per-frame work. */
+ * reported figure is the median over frames. A side effect: a frame finds
+ * the caches as the other variants left them; --cache warm or cold fixes
+ * that state instead. For valgrind, every benchmark accepts --variant NAME
+ * (run only that one) and --frames N; the counting script subtracts a shorter
+ * run to leave only the per-frame work. */
 #ifndef OSSA_BENCH_HARNESS_H
 #define OSSA_BENCH_HARNESS_H
 
 #include <stdbool.h>
 #include <stddef.h>
+
+/* What the caches hold when a timed frame starts (--cache). */
+typedef enum bench_cache {
+    BENCH_CACHE_AS_IS = 0, /* default: whatever the other variants' frames left */
+    BENCH_CACHE_WARM,      /* BENCH_WARM_FRAMES untimed frames of the same variant first */
+    BENCH_CACHE_COLD,      /* a buffer larger than the last-level cache is touched first */
+    BENCH_CACHE_COUNT
+} bench_cache;
+
+/* Adaptive last-level caches may keep a line only once it is reused, so one
+ * pass need not warm a data set close to the cache's size: warm runs several. */
+#define BENCH_WARM_FRAMES 3
 
 typedef struct bench_options {
     int frames;          /* timed frames per variant (default given by the bench) */
@@ -20,6 +34,7 @@ typedef struct bench_options {
     int threads;         /* for benches that use threads; 0 = 1 */
     const char *model;   /* --model FILE.ossa, NULL for the default character */
     bool list;           /* --list-variants: print the variant names and stop */
+    bench_cache cache;   /* --cache warm|cold; BENCH_CACHE_AS_IS when not given */
 } bench_options;
 
 /* Parses the options every bench understands at argv[*i]; returns 1 when it
@@ -34,6 +49,11 @@ typedef struct bench_variant {
     void (*run)(void *context);/* one frame of work */
     void *context;
     double seed_ms;            /* the seed's figure for this step, < 0 if none */
+    /* The physical floor of one element, printed beside the times when a
+     * variant states it (0: not stated): bytes it must read + write, and the
+     * floating-point operations it must do. */
+    double bytes_per_element;
+    double flops_per_element;
     /* filled by bench_run */
     double median_ns;
     double min_ns;
@@ -58,6 +78,10 @@ typedef struct bench_report {
 /* Prints the table (or JSON with o->json) of the variants that ran. */
 void bench_print(const bench_report *report, const bench_variant *variants, int count,
                  const bench_options *o);
+
+/* Bytes --cache cold touches before each frame: twice the largest cache the
+ * system reports, at least 64 MiB. */
+size_t bench_eviction_bytes(void);
 
 /* Keeps the compiler from discarding a computed result. */
 void bench_consume(const void *p, size_t bytes);

@@ -3,36 +3,54 @@
 # variant of an `ossa bench` experiment, from valgrind (repeatable on a noisy
 # machine, unlike times).
 #
-#   scripts/valgrind_counts.sh [-f FRAMES] [-o OUT.md] BENCH [bench options...]
-#   e.g. scripts/valgrind_counts.sh -f 20 hierarchy
+#   scripts/valgrind_counts.sh [-f FRAMES] [-b BASE] [-o OUT.md] BENCH [bench options...]
+#   e.g. scripts/valgrind_counts.sh -b 2 -f 12 hierarchy
 #
 # For each variant V it runs, under callgrind and under cachegrind,
-#   ossa bench BENCH --variant V --warmup 0 --frames F   and   ... --frames 0
-# and divides the difference (the F frames' work, without set-up) by
-# F x elements-per-frame. Cachegrind models this machine's caches explicitly:
-# D1 48 KiB 12-way, LL (its last level) 32 MiB 16-way, 64-byte lines; override
-# with CACHES="--I1=... --D1=... --LL=...". Writes a Markdown table to stdout
-# (and to OUT.md with -o).
+#   ossa bench BENCH --variant V --warmup 0 --frames F   and   ... --frames B
+# and divides the difference (frames B+1..F: the per-frame work, without the
+# set-up, and with B > 0 without the first frames' cold caches either) by
+# (F - B) x elements-per-frame. Defaults: F = 20, B = 0. Do not pass --cache:
+# each variant runs alone, so every frame follows one of its own.
+# Cachegrind models this machine's caches explicitly: D1 48 KiB 12-way, LL
+# (its last level) 32 MiB 16-way, 64-byte lines; override with
+# CACHES="--I1=... --D1=... --LL=...". Uses $OSSA when set, else configures
+# and builds ./build (Release) first. Writes a Markdown table to stdout (and to
+# OUT.md with -o).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+usage() { sed -n '2,21p' "$0" >&2; exit 2; }
 frames=20
+base=0
 out=""
-while getopts "f:o:" opt; do
+while getopts "f:b:o:" opt; do
     case $opt in
     f) frames=$OPTARG ;;
+    b) base=$OPTARG ;;
     o) out=$OPTARG ;;
-    *) sed -n '2,16p' "$0"; exit 2 ;;
+    *) usage ;;
     esac
 done
 shift $((OPTIND - 1))
-[ $# -ge 1 ] || { sed -n '2,16p' "$0"; exit 2; }
+[ $# -ge 1 ] || usage
+[[ $frames =~ ^[0-9]+$ && $base =~ ^[0-9]+$ ]] && [ "$frames" -gt "$base" ] ||
+    { echo "valgrind_counts: need whole numbers FRAMES > BASE (got -f $frames -b $base)" >&2; exit 2; }
 bench=$1
 shift
 
-ossa=${OSSA:-./build/tools/ossa}
-[ -x "$ossa" ] || { echo "valgrind_counts: build first (./run build); no $ossa" >&2; exit 1; }
 command -v valgrind >/dev/null || { echo "valgrind_counts: valgrind is not installed" >&2; exit 1; }
+if [ -z "${OSSA:-}" ]; then
+    echo "valgrind_counts: building ./build" >&2
+    [ -f build/CMakeCache.txt ] || cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+    cmake --build build -j 2 >/dev/null
+    ossa=./build/tools/ossa
+    build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' build/CMakeCache.txt)
+else
+    ossa=$OSSA
+    build_type="as built ($OSSA)"
+fi
+[ -x "$ossa" ] || { echo "valgrind_counts: no ossa executable at $ossa" >&2; exit 1; }
 caches=${CACHES:---I1=32768,8,64 --D1=49152,12,64 --LL=33554432,16,64}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -45,12 +63,18 @@ total() {
     ' "$2"
 }
 
-run() { # run TOOL FRAMES VARIANT -> output file path
+run() { # run TOOL FRAMES VARIANT [bench options...] -> output file path
     local tool=$1 f=$2 v=$3 file="$tmp/$1.$3.$2"
+    shift 3
     local opts=(--tool="$tool" --"$tool"-out-file="$file")
+    # shellcheck disable=SC2206 # $caches is a list of options
     [ "$tool" = cachegrind ] && opts+=(--cache-sim=yes $caches)
-    valgrind -q "${opts[@]}" "$ossa" bench "$bench" --variant "$v" --warmup 0 --frames "$f" \
-        --json "$@" >"$tmp/json.$v.$f" 2>/dev/null
+    if ! valgrind -q "${opts[@]}" "$ossa" bench "$bench" --variant "$v" --warmup 0 \
+        --frames "$f" --json "$@" >"$tmp/json.$v.$f" 2>"$tmp/log"; then
+        echo "valgrind_counts: '$ossa bench $bench --variant $v --frames $f $*' failed:" >&2
+        cat "$tmp/log" >&2
+        return 1
+    fi
     echo "$file"
 }
 
@@ -60,19 +84,20 @@ elements=""
     echo "| variant | instructions / element | D1 misses / element | LL misses / element |"
     echo "|---|---:|---:|---:|"
     for v in $variants; do
-        c0=$(run callgrind 0 "$v" "$@")
+        c0=$(run callgrind "$base" "$v" "$@")
         c1=$(run callgrind "$frames" "$v" "$@")
-        k0=$(run cachegrind 0 "$v" "$@")
+        k0=$(run cachegrind "$base" "$v" "$@")
         k1=$(run cachegrind "$frames" "$v" "$@")
         elements=$(sed -n 's/.*"elements_per_frame": \([0-9.]*\).*/\1/p' "$tmp/json.$v.$frames")
         [ -n "$elements" ] || { echo "valgrind_counts: no elements_per_frame from $v" >&2; exit 1; }
         ir=$(( $(total Ir "$c1") - $(total Ir "$c0") ))
         d1=$(( $(total D1mr "$k1") + $(total D1mw "$k1") - $(total D1mr "$k0") - $(total D1mw "$k0") ))
         ll=$(( $(total DLmr "$k1") + $(total DLmw "$k1") - $(total DLmr "$k0") - $(total DLmw "$k0") ))
-        awk -v v="$v" -v ir="$ir" -v d1="$d1" -v ll="$ll" -v n="$elements" -v f="$frames" \
+        awk -v v="$v" -v ir="$ir" -v d1="$d1" -v ll="$ll" -v n="$elements" -v f="$((frames - base))" \
             'BEGIN { e = n * f; printf "| %s | %.1f | %.3f | %.4f |\n", v, ir / e, d1 / e, ll / e }'
     done
     echo
-    echo "($frames frames minus a 0-frame run, per element of $elements per frame;"
-    echo " valgrind $(valgrind --version | sed 's/valgrind-//'), caches: $caches)"
+    echo "(frames $((base + 1))..$frames of \`ossa bench $bench $*\`, each variant alone:"
+    echo " a $frames-frame run minus a $base-frame run, per element of $elements per frame;"
+    echo " build: $build_type; valgrind $(valgrind --version | sed 's/valgrind-//'), caches: $caches)"
 } | tee "${out:-/dev/null}"
