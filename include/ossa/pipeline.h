@@ -6,6 +6,7 @@
 #include "blob_writer.h"
 #include "clip_builder.h"
 #include "default_character.h"
+#include "importer.h"
 #include "mesh_builder.h"
 #include "skeleton_builder.h"
 

@@ -43,6 +43,9 @@ bool ossa_skeleton_is_breadth_first(const ossa_skeleton *skeleton);
 int ossa_skeleton_max_depth(const ossa_skeleton *skeleton);
 /* Size in bytes of the skeleton's data (as stored in a blob). */
 size_t ossa_skeleton_bytes(const ossa_skeleton *skeleton);
+/* Length of one model unit in metres as the source declared it (after any
+ * scale the build applied): 0.01 for centimetres; 0 when unknown. */
+float ossa_skeleton_metres_per_unit(const ossa_skeleton *skeleton);
 
 #ifdef __cplusplus
 }

@@ -32,6 +32,9 @@ typedef struct ossa_raw_skeleton {
 typedef struct ossa_skeleton_build_options {
     bool breadth_first;        /* default false: depth-first numbering */
     ossa_allocator allocator;  /* default: aligned_alloc/free */
+    /* Recorded in the skeleton (ossa_skeleton_metres_per_unit): the length
+     * of one unit in metres. Default 0: unknown. Finite, >= 0. */
+    float metres_per_unit;
 } ossa_skeleton_build_options;
 
 /* Builds *out (one allocation, freed with ossa_skeleton_free). raw_to_joint,

@@ -66,6 +66,10 @@ ossa_result ossa_skeleton_build(const ossa_raw_skeleton *raw,
         return ossa_error_set(error, OSSA_ERR_MISSING_INPUT, -1, -1, "skeleton: no raw joints");
     const int n = raw->joint_count;
     const ossa_raw_joint *joints = raw->joints;
+    if (!isfinite(options->metres_per_unit) || options->metres_per_unit < 0.0f)
+        return ossa_error_set(error, OSSA_ERR_BAD_VALUE, -1, -1,
+                              "skeleton: metres_per_unit %g must be finite and >= 0",
+                              (double)options->metres_per_unit);
     if (n <= 0)
         return ossa_error_set(error, OSSA_ERR_SKELETON_EMPTY, -1, -1,
                               "skeleton: it has no joints");
@@ -233,6 +237,7 @@ ossa_result ossa_skeleton_build(const ossa_raw_skeleton *raw,
     s->names_offset = (uint32_t)names_offset;
     s->strings_offset = (uint32_t)strings_offset;
     s->strings_bytes = (uint32_t)strings_bytes;
+    s->metres_per_unit = options->metres_per_unit;
     char *base = (char *)s;
     uint16_t *parents = (uint16_t *)(void *)(base + parents_offset);
     ossa_transform *rest = (ossa_transform *)(void *)(base + rest_offset);

@@ -58,7 +58,8 @@ struct ossa_skeleton {
     uint32_t names_offset;   /* cold: uint32_t[joint_count], name offsets in strings */
     uint32_t strings_offset; /* cold: NUL-terminated UTF-8 names */
     uint32_t strings_bytes;
-    uint32_t reserved[6];
+    float metres_per_unit;   /* length of one unit in metres, 0 when unknown */
+    uint32_t reserved[5];
 };
 
 /* Components of one frame row, in order. */
@@ -96,6 +97,10 @@ struct ossa_clip {
     float error_scale;
     uint32_t reserved;
 };
+
+/* A playhead within this many frames of a frame's time samples that frame
+ * exactly (sampling_job.c; the builder's error measure does the same). */
+#define OSSAI_FRAME_SNAP 1e-3f
 
 /* Floats in one frame. */
 static inline uint32_t ossai_clip_frame_floats(const struct ossa_clip *clip)

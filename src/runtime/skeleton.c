@@ -59,6 +59,11 @@ size_t ossa_skeleton_bytes(const ossa_skeleton *skeleton)
     return skeleton->bytes;
 }
 
+float ossa_skeleton_metres_per_unit(const ossa_skeleton *skeleton)
+{
+    return skeleton->metres_per_unit;
+}
+
 ossa_result ossa_skeleton_validate(const void *data, size_t bytes, const ossa_skeleton **out,
                                    ossa_error *error)
 {
@@ -91,6 +96,10 @@ ossa_result ossa_skeleton_validate(const void *data, size_t bytes, const ossa_sk
     if (s->flags & ~OSSAI_SKELETON_BREADTH_FIRST)
         return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, -1, 12,
                               "%s: unknown flags 0x%x", where, s->flags);
+    if (!isfinite(s->metres_per_unit) || s->metres_per_unit < 0.0f)
+        return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, -1, 40,
+                              "%s: metres_per_unit = %g, must be finite and >= 0", where,
+                              (double)s->metres_per_unit);
     const uint64_t n = s->joint_count, limit = s->bytes;
     if ((r = ossai_check_array(limit, s->parents_offset, n, 2, 16, where, "parents", error)))
         return r;

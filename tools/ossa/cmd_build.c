@@ -1,7 +1,15 @@
-/* cmd_build.c - `ossa build`: write a .ossa blob. */
+/* cmd_build.c - `ossa build`: source files (or the default character) -> a
+ * .ossa blob. The first input gives the skeleton; every input may bring
+ * clips (matched to the skeleton's joints by name) and meshes. Everything
+ * is checked before the blob is written, so a failure leaves no file. */
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include "build_report.h"
 #include "cli.h"
 #include "commands.h"
 #include "ossa/pipeline.h"
@@ -9,58 +17,32 @@
 static void help(FILE *to)
 {
     fprintf(to,
-            "usage: ossa build --default -o OUT.ossa\n"
+            "usage: ossa build IN... -o OUT.ossa [options]\n"
+            "       ossa build --default -o OUT.ossa\n"
             "\n"
-            "Builds a .ossa blob (skeleton, clips, meshes) and writes it atomically.\n"
-            "  --default      the embedded default character (96 joints; crouch, walk, run;\n"
-            "                 a ~5k-triangle skinned body)\n"
-            "  -o, --output   the file to write\n"
-            "  -h, --help     this text\n");
+            "Imports glTF 2.0, FBX, Collada (anything assimp reads) and writes a .ossa\n"
+            "blob atomically. The first input gives the skeleton (and its meshes); the\n"
+            "others add clips whose tracks match its joints by name, e.g.\n"
+            "  ossa build arnaud.fbx walk.fbx jog.fbx run.fbx -o arnaud.ossa\n"
+            "Joints present on one side only are reported.\n"
+            "  -o, --output F   the file to write (required)\n"
+            "  --rate HZ        keys per second of the clips (default: the source's own\n"
+            "                   key rate when its keys fall on one, else 30)\n"
+            "  --clip NAME      build only this clip (repeat for several; default all)\n"
+            "  --scale S        multiply every length by S (e.g. 0.01: centimetres to\n"
+            "                   metres); units are recorded and shown by ossa info\n"
+            "  --bfs            number joints breadth-first (default depth-first)\n"
+            "  --no-tangents    leave tangents out of meshes\n"
+            "  --default        the embedded default character (96 joints; crouch, walk,\n"
+            "                   run; a ~5k-triangle skinned body) instead of input files\n"
+            "  -q, --quiet      no progress and no summary\n"
+            "  -h, --help       this text\n"
+            "Meshes are imported and checked; writing them into the blob comes with\n"
+            "the mesh builder.\n");
 }
 
-static void summary(const char *path, const ossa_skeleton *skeleton, ossa_clip *const *clips,
-                    int clip_count)
+static int build_default(const char *output, bool quiet)
 {
-    printf("wrote %s\n", path);
-    printf("  skeleton: %d joints, depth %d, %zu bytes\n", ossa_skeleton_joint_count(skeleton),
-           ossa_skeleton_max_depth(skeleton), ossa_skeleton_bytes(skeleton));
-    for (int i = 0; i < clip_count; ++i) {
-        float et, er, es;
-        ossa_clip_build_error(clips[i], &et, &er, &es);
-        printf("  clip %-8s %6.3f s  %5.1f Hz  %4d frames  %8zu bytes  max error %.2g units, "
-               "%.2g deg\n",
-               ossa_clip_name(clips[i]), (double)ossa_clip_duration(clips[i]),
-               (double)ossa_clip_rate(clips[i]), ossa_clip_frame_count(clips[i]),
-               ossa_clip_bytes(clips[i]), (double)et, (double)er);
-    }
-}
-
-int cmd_build(int argc, char **argv)
-{
-    const char *output = NULL;
-    bool use_default = false;
-    for (int i = 1; i < argc; ++i) {
-        if (cli_is(argv[i], "--help", "-h")) {
-            help(stdout);
-            return 0;
-        } else if (cli_is(argv[i], "--default", NULL)) {
-            use_default = true;
-        } else if (cli_is(argv[i], "--output", "-o")) {
-            if (!cli_string_arg(argc, argv, &i, &output))
-                return 2;
-        } else {
-            cli_error("build", "unexpected argument '%s' (inputs other than --default come "
-                               "with the importer)", argv[i]);
-            help(stderr);
-            return 2;
-        }
-    }
-    if (!use_default || !output) {
-        cli_error("build", "%s", !use_default ? "nothing to build: give --default"
-                                              : "no output: give -o OUT.ossa");
-        help(stderr);
-        return 2;
-    }
     ossa_default_character character;
     ossa_error error;
     if (ossa_default_character_build(&character, NULL, &error) != OSSA_OK) {
@@ -76,8 +58,11 @@ int cmd_build(int argc, char **argv)
     if (ossa_blob_write_file(output, &contents, &error) != OSSA_OK) {
         cli_error("build", "%s", error.message);
         code = 1;
-    } else {
-        summary(output, character.skeleton, character.clips, OSSA_DEFAULT_CLIP_COUNT);
+    } else if (!quiet) {
+        build_report_written(output, character.skeleton, NULL);
+        build_report_clips_header();
+        for (int i = 0; i < OSSA_DEFAULT_CLIP_COUNT; ++i)
+            build_report_clip(character.clips[i], "default", NULL, NULL);
         int counts[OSSA_MAX_INFLUENCES];
         ossa_mesh_influence_counts(character.mesh, counts);
         printf("  mesh %-8s %5d vertices  %5d triangles  influences 1/2/3/4: %d/%d/%d/%d  "
@@ -87,5 +72,335 @@ int cmd_build(int argc, char **argv)
                counts[3], ossa_mesh_bytes(character.mesh));
     }
     ossa_default_character_free(&character, NULL);
+    return code;
+}
+
+typedef struct build_job {
+    const char **inputs;
+    int input_count;
+    const char **clip_names;
+    int clip_name_count;
+    const char *output;
+    ossa_import_options import;
+    ossa_clip_build_options clip;
+    bool bfs, quiet;
+    /* Results, freed by build_job_fini. */
+    ossa_import *imports;
+    ossa_skeleton *skeleton;
+    build_clip *clips;
+    int clip_count;
+} build_job;
+
+static void build_job_fini(build_job *job)
+{
+    for (int i = 0; i < job->clip_count; ++i)
+        ossa_clip_free(job->clips[i].clip, NULL);
+    for (int i = 0; job->imports && i < job->input_count; ++i)
+        ossa_import_free(&job->imports[i]);
+    ossa_skeleton_free(job->skeleton, NULL);
+    free(job->imports);
+    free(job->clips);
+    free(job->inputs);
+    free(job->clip_names);
+}
+
+/* assimp is not hardened against malformed files (the import fuzzer crashes
+ * it within seconds), so each file is first imported in a child process:
+ * a crash there becomes an error message instead of taking ossa down.
+ * Importing is deterministic, so a file the child read is safe to read. */
+static bool import_survives(const char *path, const ossa_import_options *options)
+{
+    fflush(stdout);
+    fflush(stderr);
+    const pid_t pid = fork();
+    if (pid < 0)
+        return true; /* cannot isolate: import directly */
+    if (pid == 0) {
+        ossa_import im;
+        ossa_error error;
+        if (ossa_import_file(path, options, &im, &error) == OSSA_OK)
+            ossa_import_free(&im);
+        _exit(0);
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0)
+        ;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return true;
+    if (WIFSIGNALED(status))
+        cli_error("build", "%s: the importer (assimp) crashed reading it (signal %d): the file "
+                           "is malformed or uses something assimp cannot read",
+                  path, WTERMSIG(status));
+    else
+        cli_error("build", "%s: the importer (assimp) failed reading it (exit %d)", path,
+                  WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    return false;
+}
+
+static int import_all(build_job *job)
+{
+    job->imports = calloc((size_t)job->input_count, sizeof *job->imports);
+    if (!job->imports) {
+        cli_error("build", "out of memory");
+        return 1;
+    }
+    cli_progress progress;
+    if (!job->quiet)
+        cli_progress_begin(&progress, "importing", job->input_count);
+    for (int i = 0; i < job->input_count; ++i) {
+        ossa_error error;
+        if (!import_survives(job->inputs[i], &job->import))
+            return 1;
+        if (ossa_import_file(job->inputs[i], &job->import, &job->imports[i], &error)) {
+            if (!job->quiet)
+                fputc('\n', stderr);
+            cli_error("build", "%s", error.message);
+            return 1;
+        }
+        if (!job->quiet)
+            cli_progress_step(&progress, i + 1);
+    }
+    if (!job->quiet)
+        cli_progress_end(&progress);
+    return 0;
+}
+
+static int build_skeleton(build_job *job)
+{
+    const ossa_import *base = &job->imports[0];
+    if (base->skeleton.joint_count == 0) {
+        cli_error("build", "%s: no skeleton: the file has no skinned mesh and no animated "
+                           "node (the first input gives the skeleton)",
+                  base->path);
+        return 1;
+    }
+    ossa_skeleton_build_options options = {0};
+    options.breadth_first = job->bfs;
+    options.metres_per_unit = base->metres_per_unit;
+    ossa_error error;
+    if (ossa_skeleton_build(&base->skeleton, &options, &job->skeleton, NULL, &error)) {
+        cli_error("build", "%s: %s", base->path, error.message);
+        return 1;
+    }
+    return 0;
+}
+
+/* Every skin joint of every mesh must be a joint of the skeleton. */
+static int check_meshes(const build_job *job)
+{
+    for (int i = 0; i < job->input_count; ++i) {
+        const ossa_import *im = &job->imports[i];
+        for (int m = 0; m < im->mesh_count; ++m) {
+            const ossa_raw_mesh *mesh = &im->meshes[m];
+            for (int k = 0; k < mesh->skin_joint_count; ++k)
+                if (ossa_skeleton_find_joint(job->skeleton, mesh->skin_joints[k].name) < 0) {
+                    cli_error("build", "%s: mesh '%s': bone '%s' is not a joint of the skeleton "
+                                       "(from %s)",
+                              im->path, mesh->name ? mesh->name : "",
+                              mesh->skin_joints[k].name, job->imports[0].path);
+                    return 1;
+                }
+        }
+    }
+    return 0;
+}
+
+static build_clip clip_of(const ossa_import *im, int index)
+{
+    build_clip bc;
+    memset(&bc, 0, sizeof bc);
+    bc.source = im;
+    bc.raw = &im->clips[index];
+    return bc;
+}
+
+/* The clips to build: the named ones (first match over the inputs), or all. */
+static int select_clips(build_job *job)
+{
+    int total = 0;
+    for (int i = 0; i < job->input_count; ++i)
+        total += job->imports[i].clip_count;
+    const int wanted = job->clip_name_count ? job->clip_name_count : total;
+    job->clips = calloc((size_t)wanted + 1, sizeof *job->clips);
+    if (!job->clips) {
+        cli_error("build", "out of memory");
+        return 1;
+    }
+    if (!job->clip_name_count) {
+        for (int i = 0; i < job->input_count; ++i)
+            for (int c = 0; c < job->imports[i].clip_count; ++c)
+                job->clips[job->clip_count++] = clip_of(&job->imports[i], c);
+        return 0;
+    }
+    for (int n = 0; n < job->clip_name_count; ++n) {
+        const char *name = job->clip_names[n];
+        build_clip found;
+        memset(&found, 0, sizeof found);
+        for (int i = 0; i < job->input_count && !found.raw; ++i)
+            for (int c = 0; c < job->imports[i].clip_count && !found.raw; ++c)
+                if (strcmp(job->imports[i].clips[c].name, name) == 0)
+                    found = clip_of(&job->imports[i], c);
+        if (!found.raw) {
+            char list[200] = "";
+            size_t used = 0;
+            for (int i = 0; i < job->input_count; ++i)
+                for (int c = 0; c < job->imports[i].clip_count && used < sizeof list - 40; ++c)
+                    used += (size_t)snprintf(list + used, sizeof list - used, "%s'%s'",
+                                             used ? ", " : "", job->imports[i].clips[c].name);
+            cli_error("build", "no clip named '%s' in the inputs (clips: %s)", name,
+                      used ? list : "none");
+            return 1;
+        }
+        job->clips[job->clip_count++] = found;
+    }
+    return 0;
+}
+
+static bool has_keys(const ossa_raw_clip *raw)
+{
+    for (int t = 0; t < raw->track_count; ++t)
+        if (raw->tracks[t].translation.key_count || raw->tracks[t].rotation.key_count ||
+            raw->tracks[t].scale.key_count)
+            return true;
+    return false;
+}
+
+static int build_clips(build_job *job)
+{
+    cli_progress progress;
+    if (!job->quiet && job->clip_count)
+        cli_progress_begin(&progress, "building clips", job->clip_count);
+    for (int i = 0; i < job->clip_count; ++i) {
+        build_clip *bc = &job->clips[i];
+        const ossa_raw_clip *raw = bc->raw;
+        const char *path = bc->source->path;
+        if (!has_keys(raw)) {
+            cli_error("build", "%s: clip '%s' is empty: no joint has a key%s", path, raw->name,
+                      job->clip_name_count ? "" : " (choose other clips with --clip NAME)");
+            return 1;
+        }
+        int matched = 0;
+        for (int t = 0; t < raw->track_count; ++t)
+            matched += ossa_skeleton_find_joint(job->skeleton, raw->tracks[t].joint_name) >= 0;
+        if (matched == 0) {
+            cli_error("build", "%s: clip '%s': none of its %d tracks names a joint of the "
+                               "skeleton from %s (the first track is '%s')",
+                      path, raw->name, raw->track_count, job->imports[0].path,
+                      raw->tracks[0].joint_name);
+            return 1;
+        }
+        ossa_error error;
+        if (ossa_clip_build(raw, job->skeleton, &job->clip, &bc->clip, &bc->report, &error)) {
+            cli_error("build", "%s: %s", path, error.message);
+            return 1;
+        }
+        if (!job->quiet)
+            cli_progress_step(&progress, i + 1);
+    }
+    if (!job->quiet && job->clip_count)
+        cli_progress_end(&progress);
+    return 0;
+}
+
+static int write_blob(build_job *job)
+{
+    const ossa_clip **clips = calloc((size_t)job->clip_count + 1, sizeof *clips);
+    if (!clips) {
+        cli_error("build", "out of memory");
+        return 1;
+    }
+    for (int i = 0; i < job->clip_count; ++i)
+        clips[i] = job->clips[i].clip;
+    ossa_blob_contents contents = {job->skeleton, clips, job->clip_count, NULL, 0};
+    ossa_error error;
+    ossa_result r = ossa_blob_write_file(job->output, &contents, &error);
+    free(clips);
+    if (r) {
+        cli_error("build", "%s", error.message);
+        return 1;
+    }
+    return 0;
+}
+
+static void summary(const build_job *job)
+{
+    build_report_written(job->output, job->skeleton, &job->imports[0]);
+    build_report_clips_header();
+    for (int i = 0; i < job->clip_count; ++i) {
+        const build_clip *bc = &job->clips[i];
+        build_report_clip(bc->clip, bc->source->path, job->skeleton, &bc->report);
+        build_report_joint_match(job->skeleton, bc, bc->source != &job->imports[0]);
+    }
+    build_report_meshes(job->imports, job->input_count);
+    build_report_warnings(job->imports, job->input_count);
+}
+
+int cmd_build(int argc, char **argv)
+{
+    build_job job;
+    memset(&job, 0, sizeof job);
+    job.inputs = calloc((size_t)argc, sizeof *job.inputs);
+    job.clip_names = calloc((size_t)argc, sizeof *job.clip_names);
+    if (!job.inputs || !job.clip_names) {
+        build_job_fini(&job);
+        cli_error("build", "out of memory");
+        return 1;
+    }
+    bool use_default = false;
+    int code = 2;
+    for (int i = 1; i < argc; ++i) {
+        const char *a = argv[i];
+        if (cli_is(a, "--help", "-h")) {
+            help(stdout);
+            code = 0;
+            goto done;
+        } else if (cli_is(a, "--default", NULL)) {
+            use_default = true;
+        } else if (cli_is(a, "--output", "-o")) {
+            if (!cli_string_arg(argc, argv, &i, &job.output))
+                goto done;
+        } else if (cli_is(a, "--rate", NULL)) {
+            if (!cli_float_arg(argc, argv, &i, 0.001f, 10000.0f, &job.clip.rate))
+                goto done;
+        } else if (cli_is(a, "--scale", NULL)) {
+            if (!cli_float_arg(argc, argv, &i, 1e-9f, 1e9f, &job.import.scale))
+                goto done;
+        } else if (cli_is(a, "--clip", NULL)) {
+            if (!cli_string_arg(argc, argv, &i, &job.clip_names[job.clip_name_count++]))
+                goto done;
+        } else if (cli_is(a, "--bfs", NULL)) {
+            job.bfs = true;
+        } else if (cli_is(a, "--no-tangents", NULL)) {
+            job.import.no_tangents = true;
+        } else if (cli_is(a, "--quiet", "-q")) {
+            job.quiet = true;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            cli_error("build", "unknown option '%s'", a);
+            help(stderr);
+            goto done;
+        } else {
+            job.inputs[job.input_count++] = a;
+        }
+    }
+    if (!job.output || (use_default == (job.input_count > 0))) {
+        cli_error("build", "%s", !job.output ? "no output: give -o OUT.ossa"
+                                 : use_default ? "--default takes no input files"
+                                               : "nothing to build: give input files or --default");
+        help(stderr);
+        goto done;
+    }
+    if (use_default) {
+        code = build_default(job.output, job.quiet);
+        goto done;
+    }
+    code = 1;
+    if (import_all(&job) || build_skeleton(&job) || check_meshes(&job) || select_clips(&job) ||
+        build_clips(&job) || write_blob(&job))
+        goto done;
+    if (!job.quiet)
+        summary(&job);
+    code = 0;
+done:
+    build_job_fini(&job);
     return code;
 }

@@ -1,18 +1,27 @@
-/* cmd_info.c - `ossa info FILE.ossa`: what a blob holds, or why it is invalid. */
+/* cmd_info.c - `ossa info FILE.ossa`: what a blob holds (skeleton, units,
+ * hierarchy, clips, sections), as text or JSON, or why it is invalid. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "commands.h"
+#include "json_out.h"
 #include "ossa/pipeline.h"
+#include "units.h"
 
 static void help(FILE *to)
 {
     fprintf(to,
-            "usage: ossa info FILE.ossa\n"
+            "usage: ossa info FILE.ossa [--tree] [--json]\n"
             "\n"
-            "Validates a blob and prints its skeleton, clips, meshes and sizes. Exits 1 and\n"
-            "says what is wrong and where when the file is not a valid blob.\n");
+            "Validates a blob and prints its skeleton (joints, roots, depth, units),\n"
+            "clips (name, duration, rate, keys per track, bytes, resampling error),\n"
+            "meshes and sections. Exits 1 and says what is wrong and where when the\n"
+            "file is not a valid blob.\n"
+            "  --tree      print the joint hierarchy with names\n"
+            "  --json      one JSON object instead of text (always with the hierarchy)\n"
+            "  -h, --help  this text\n");
 }
 
 static const char *kind_name(ossa_section_kind kind)
@@ -49,13 +58,186 @@ static void print_mesh(const ossa_mesh *m)
            (size_t)ossa_mesh_triangle_count(m) * 12u);
 }
 
+/* depth[i] of every joint (parents come first). */
+static int *joint_depths(const ossa_skeleton *s)
+{
+    const int n = ossa_skeleton_joint_count(s);
+    const uint16_t *parents = ossa_skeleton_parents(s);
+    int *depth = calloc((size_t)n, sizeof *depth);
+    for (int j = 0; depth && j < n; ++j)
+        depth[j] = parents[j] == OSSA_NO_PARENT ? 0 : depth[parents[j]] + 1;
+    return depth;
+}
+
+/* The hierarchy, children under their parent, whatever the numbering. */
+static void print_tree(const ossa_skeleton *s, const int *depth)
+{
+    const int n = ossa_skeleton_joint_count(s);
+    const uint16_t *parents = ossa_skeleton_parents(s);
+    int *first = malloc(sizeof(int) * (size_t)n), *next = malloc(sizeof(int) * (size_t)n);
+    int *stack = malloc(sizeof(int) * (size_t)n);
+    if (!first || !next || !stack) {
+        free(first), free(next), free(stack);
+        return;
+    }
+    for (int j = 0; j < n; ++j)
+        first[j] = next[j] = -1;
+    int top = 0;
+    for (int j = n; j-- > 0;) {
+        if (parents[j] == OSSA_NO_PARENT) {
+            stack[top++] = j; /* roots, first one on top */
+        } else {
+            next[j] = first[parents[j]];
+            first[parents[j]] = j;
+        }
+    }
+    while (top > 0) {
+        const int j = stack[--top];
+        printf("  %*s%s  (joint %d)\n", 2 * depth[j], "", ossa_skeleton_joint_name(s, j), j);
+        int kids = 0;
+        for (int c = first[j]; c >= 0; c = next[c])
+            ++kids;
+        /* Push children so the first comes out first. */
+        top += kids;
+        int k = top;
+        for (int c = first[j]; c >= 0; c = next[c])
+            stack[--k] = c;
+    }
+    free(first), free(next), free(stack);
+}
+
+static int roots_of(const ossa_skeleton *s)
+{
+    int roots = 0;
+    const uint16_t *parents = ossa_skeleton_parents(s);
+    for (int j = 0; j < ossa_skeleton_joint_count(s); ++j)
+        roots += parents[j] == OSSA_NO_PARENT;
+    return roots;
+}
+
+static void print_text(const char *path, const ossa_blob *blob, bool tree)
+{
+    printf("%s: ossa blob version %u, %zu bytes, CRC-32C 0x%08x, %d sections\n", path,
+           blob->version, blob->bytes, blob->checksum, blob->section_count);
+    const ossa_skeleton *s = blob->skeleton;
+    if (s) {
+        const int roots = roots_of(s);
+        char units[32];
+        printf("skeleton: %d joints, %d root%s, depth %d, %s order, units %s, %zu bytes\n",
+               ossa_skeleton_joint_count(s), roots, roots == 1 ? "" : "s",
+               ossa_skeleton_max_depth(s),
+               ossa_skeleton_is_breadth_first(s) ? "breadth-first" : "depth-first",
+               units_name(ossa_skeleton_metres_per_unit(s), units, sizeof units),
+               ossa_skeleton_bytes(s));
+        int *depth = tree ? joint_depths(s) : NULL;
+        if (depth)
+            print_tree(s, depth);
+        free(depth);
+    } else {
+        printf("skeleton: none\n");
+    }
+    printf("clips: %d\n", blob->clip_count);
+    if (blob->clip_count)
+        printf("  %-20s %9s %8s %7s %10s %12s %10s %11s\n", "name", "duration", "rate", "keys",
+               "bytes", "error units", "error deg", "error scale");
+    for (int i = 0; i < blob->clip_count; ++i) {
+        const ossa_clip *c = ossa_blob_clip(blob, i);
+        float et, er, es;
+        ossa_clip_build_error(c, &et, &er, &es);
+        printf("  %-20s %7.3f s %5.1f Hz %7d %10zu %12.3g %10.3g %11.3g\n", ossa_clip_name(c),
+               (double)ossa_clip_duration(c), (double)ossa_clip_rate(c),
+               ossa_clip_frame_count(c), ossa_clip_bytes(c), (double)et, (double)er, (double)es);
+    }
+    printf("meshes: %d\n", blob->mesh_count);
+    for (int i = 0; i < blob->mesh_count; ++i)
+        print_mesh(ossa_blob_mesh(blob, i));
+    printf("sections:\n");
+    for (int i = 0; i < blob->section_count; ++i) {
+        uint64_t offset, bytes;
+        ossa_section_kind kind = ossa_blob_section(blob, i, &offset, &bytes);
+        printf("  %2d %-8s at %8llu  %10llu bytes\n", i, kind_name(kind),
+               (unsigned long long)offset, (unsigned long long)bytes);
+    }
+    printf("total: %zu bytes\n", blob->bytes);
+}
+
+static void print_json(const char *path, const ossa_blob *blob)
+{
+    printf("{\"file\": ");
+    json_string(stdout, path);
+    printf(", \"version\": %u, \"bytes\": %zu, \"checksum\": \"0x%08x\",\n", blob->version,
+           blob->bytes, blob->checksum);
+    const ossa_skeleton *s = blob->skeleton;
+    printf(" \"skeleton\": ");
+    int *depth = s ? joint_depths(s) : NULL;
+    if (s && depth) {
+        char units[32];
+        const int n = ossa_skeleton_joint_count(s);
+        const uint16_t *parents = ossa_skeleton_parents(s);
+        printf("{\"joint_count\": %d, \"roots\": %d, \"depth\": %d, \"order\": \"%s\", "
+               "\"metres_per_unit\": ",
+               n, roots_of(s), ossa_skeleton_max_depth(s),
+               ossa_skeleton_is_breadth_first(s) ? "breadth-first" : "depth-first");
+        json_float(stdout, ossa_skeleton_metres_per_unit(s));
+        printf(", \"units\": ");
+        json_string(stdout, units_name(ossa_skeleton_metres_per_unit(s), units, sizeof units));
+        printf(", \"bytes\": %zu,\n  \"joints\": [", ossa_skeleton_bytes(s));
+        for (int j = 0; j < n; ++j) {
+            printf("%s\n    {\"name\": ", j ? "," : "");
+            json_string(stdout, ossa_skeleton_joint_name(s, j));
+            printf(", \"parent\": ");
+            json_string(stdout, parents[j] == OSSA_NO_PARENT
+                                    ? NULL
+                                    : ossa_skeleton_joint_name(s, parents[j]));
+            printf(", \"depth\": %d}", depth[j]);
+        }
+        printf("]}");
+    } else {
+        printf("null");
+    }
+    free(depth);
+    printf(",\n \"clips\": [");
+    for (int i = 0; i < blob->clip_count; ++i) {
+        const ossa_clip *c = ossa_blob_clip(blob, i);
+        float et, er, es;
+        ossa_clip_build_error(c, &et, &er, &es);
+        printf("%s\n  {\"name\": ", i ? "," : "");
+        json_string(stdout, ossa_clip_name(c));
+        printf(", \"duration\": ");
+        json_float(stdout, ossa_clip_duration(c));
+        printf(", \"rate\": ");
+        json_float(stdout, ossa_clip_rate(c));
+        printf(", \"keys\": %d, \"bytes\": %zu, \"error_translation\": ",
+               ossa_clip_frame_count(c), ossa_clip_bytes(c));
+        json_float(stdout, et);
+        printf(", \"error_rotation_deg\": ");
+        json_float(stdout, er);
+        printf(", \"error_scale\": ");
+        json_float(stdout, es);
+        printf("}");
+    }
+    printf("],\n \"meshes\": [],\n \"sections\": [");
+    for (int i = 0; i < blob->section_count; ++i) {
+        uint64_t offset, bytes;
+        ossa_section_kind kind = ossa_blob_section(blob, i, &offset, &bytes);
+        printf("%s{\"kind\": \"%s\", \"offset\": %llu, \"bytes\": %llu}", i ? ", " : "",
+               kind_name(kind), (unsigned long long)offset, (unsigned long long)bytes);
+    }
+    printf("]}\n");
+}
+
 int cmd_info(int argc, char **argv)
 {
     const char *path = NULL;
+    bool tree = false, json = false;
     for (int i = 1; i < argc; ++i) {
         if (cli_is(argv[i], "--help", "-h")) {
             help(stdout);
             return 0;
+        } else if (cli_is(argv[i], "--tree", NULL)) {
+            tree = true;
+        } else if (cli_is(argv[i], "--json", NULL)) {
+            json = true;
         } else if (argv[i][0] == '-' || path) {
             cli_error("info", "unexpected argument '%s'", argv[i]);
             help(stderr);
@@ -76,44 +258,10 @@ int cmd_info(int argc, char **argv)
         cli_error("info", "%s (%s)", error.message, ossa_result_name(error.code));
         return 1;
     }
-    printf("%s: ossa blob version %u, %zu bytes, CRC-32C 0x%08x, %d sections\n", path,
-           blob.version, blob.bytes, blob.checksum, blob.section_count);
-    if (blob.skeleton) {
-        const ossa_skeleton *s = blob.skeleton;
-        int roots = 0;
-        const uint16_t *parents = ossa_skeleton_parents(s);
-        for (int j = 0; j < ossa_skeleton_joint_count(s); ++j)
-            roots += parents[j] == OSSA_NO_PARENT;
-        printf("skeleton: %d joints, %d root%s, depth %d, %s order, %zu bytes\n",
-               ossa_skeleton_joint_count(s), roots, roots == 1 ? "" : "s",
-               ossa_skeleton_max_depth(s),
-               ossa_skeleton_is_breadth_first(s) ? "breadth-first" : "depth-first",
-               ossa_skeleton_bytes(s));
-    } else {
-        printf("skeleton: none\n");
-    }
-    printf("clips: %d\n", blob.clip_count);
-    if (blob.clip_count)
-        printf("  %-16s %9s %8s %7s %10s %12s %10s\n", "name", "duration", "rate", "frames",
-               "bytes", "error units", "error deg");
-    for (int i = 0; i < blob.clip_count; ++i) {
-        const ossa_clip *c = ossa_blob_clip(&blob, i);
-        float et, er, es;
-        ossa_clip_build_error(c, &et, &er, &es);
-        printf("  %-16s %7.3f s %5.1f Hz %7d %10zu %12.3g %10.3g\n", ossa_clip_name(c),
-               (double)ossa_clip_duration(c), (double)ossa_clip_rate(c),
-               ossa_clip_frame_count(c), ossa_clip_bytes(c), (double)et, (double)er);
-    }
-    printf("meshes: %d\n", blob.mesh_count);
-    for (int i = 0; i < blob.mesh_count; ++i)
-        print_mesh(ossa_blob_mesh(&blob, i));
-    printf("sections:\n");
-    for (int i = 0; i < blob.section_count; ++i) {
-        uint64_t offset, bytes;
-        ossa_section_kind kind = ossa_blob_section(&blob, i, &offset, &bytes);
-        printf("  %2d %-8s at %8llu  %10llu bytes\n", i, kind_name(kind),
-               (unsigned long long)offset, (unsigned long long)bytes);
-    }
+    if (json)
+        print_json(path, &blob);
+    else
+        print_text(path, &blob, tree);
     ossa_free(NULL, data);
     return 0;
 }

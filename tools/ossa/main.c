@@ -13,8 +13,9 @@ typedef struct command {
 
 static const command commands[] = {
     {"demo", cmd_demo, "animate a crowd of the default (or a given) character, print timings"},
-    {"build", cmd_build, "build a .ossa blob (--default: the embedded character)"},
+    {"build", cmd_build, "import glTF / FBX / Collada files into a .ossa blob (or --default)"},
     {"info", cmd_info, "show what a .ossa blob holds, or why it is invalid"},
+    {"dump", cmd_dump, "every joint's model matrix at a time of a clip (text or JSON)"},
 #ifdef OSSA_HAVE_BENCH
     {"bench", cmd_bench, "the seeds' experiments, before vs after, side by side"},
 #endif

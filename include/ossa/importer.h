@@ -1,0 +1,124 @@
+/* ossa/importer.h - DCC files -> raw skeleton, clips and meshes (pipeline).
+ *
+ * Reads glTF 2.0, FBX, Collada and the other formats assimp knows, and turns
+ * what they hold into the raw inputs of the builders (skeleton_builder.h,
+ * clip_builder.h, mesh_builder.h):
+ * - joints are the skins' bones, their ancestors and the nodes an animation
+ *   moves; meshes, cameras, lights and FBX pivot helpers ("$AssimpFbx$"
+ *   nodes) are not joints: the helpers' transforms are folded into the
+ *   joint they belong to;
+ * - clips keep their source keys, interpolation (STEP, LINEAR, CUBICSPLINE
+ *   with tangents for glTF) and duration;
+ * - meshes keep their vertices in source order (see ossa_import_mesh below).
+ * Lengths are multiplied by options.scale; units are reported.
+ * Everything ossa keeps is allocated through options.allocator; assimp and
+ * the JSON reader allocate their own temporary memory.
+ * Thread safety: imports of different files may run on different threads. */
+#ifndef OSSA_IMPORTER_H
+#define OSSA_IMPORTER_H
+
+#include <stdbool.h>
+
+#include "allocator.h"
+#include "clip_builder.h"
+#include "mesh_builder.h"
+#include "result.h"
+#include "skeleton_builder.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The source formats the importer distinguishes (all others are OTHER). */
+typedef enum ossa_source_format {
+    OSSA_SOURCE_UNKNOWN = 0,
+    OSSA_SOURCE_GLTF, /* .gltf, .glb */
+    OSSA_SOURCE_FBX,
+    OSSA_SOURCE_COLLADA,
+    OSSA_SOURCE_OTHER,
+    OSSA_SOURCE_COUNT
+} ossa_source_format;
+
+typedef struct ossa_import_options {
+    /* Multiplies every length (joint translations, translation keys, vertex
+     * positions, inverse bind translations). 0 means 1. Must be finite. */
+    float scale;
+    /* Tangents: taken from the file, else computed from uvs and normals
+     * (assimp's tangent-space step). true leaves them out. */
+    bool no_tangents;
+    /* Skip meshes entirely (animation-only inputs). */
+    bool no_meshes;
+    ossa_allocator allocator; /* default aligned_alloc/free */
+} ossa_import_options;
+
+/* What one imported file holds. Every pointer stays valid until
+ * ossa_import_free. Strings are UTF-8. */
+typedef struct ossa_import {
+    const char *path;          /* as given to ossa_import_file */
+    ossa_source_format format;
+    const char *format_name;   /* e.g. "glTF 2.0", "FBX" */
+    /* Length of one unit in metres as the file declares it (FBX
+     * UnitScaleFactor, glTF: 1), before options.scale; 0 when unknown. */
+    float source_metres_per_unit;
+    /* The same for the imported data: source_metres_per_unit / scale. */
+    float metres_per_unit;
+    float scale;               /* the scale applied */
+
+    /* joint_count 0: the file has no skin and no animated node. Joints are
+     * in file (depth-first) order, parents before children. */
+    ossa_raw_skeleton skeleton;
+    /* Every clip of the file. A track names a joint (or, for nodes that are
+     * not joints - a camera, a helper - the node); times are in seconds
+     * from the clip's start. */
+    const ossa_raw_clip *clips;
+    int clip_count;
+    /* Skinned meshes, and rigid meshes attached to a joint (one skin joint,
+     * weight 1). Vertices are in source order: a file's own order for
+     * indexed formats (glTF); for files assimp reads one vertex per face
+     * corner (FBX), identical corners are merged and numbered in order of
+     * first appearance. */
+    const ossa_raw_mesh *meshes;
+    int mesh_count;
+
+    /* What the import did, for reports. */
+    int folded_helpers;       /* FBX pivot helper nodes folded into joints */
+    int computed_tangents;    /* meshes whose tangents were computed */
+    int skipped_faces;        /* points and lines (not triangles) left out */
+    /* Recoverable oddities, one line each ("mesh 'x' has no uvs: ..."). */
+    const char *const *warnings;
+    int warning_count;
+
+    /* Private: the memory behind all of the above. */
+    ossa_allocator allocator_;
+    void *blocks_;
+} ossa_import;
+
+/* Imports path into *out (zeroed first). On failure returns the code, frees
+ * everything, and fills *error with one line naming the file and the
+ * problem: a file that is missing or unreadable (OSSA_ERR_IO), a format no
+ * importer reads or a broken file (OSSA_ERR_IMPORT), a skin bone that is not
+ * a node (OSSA_ERR_NOT_FOUND), data ossa cannot represent
+ * (OSSA_ERR_UNSUPPORTED), non-finite values (OSSA_ERR_BAD_VALUE), memory.
+ * A file with no skeleton is not an error here: skeleton.joint_count is 0.
+ * options may be NULL. */
+ossa_result ossa_import_file(const char *path, const ossa_import_options *options,
+                             ossa_import *out, ossa_error *error);
+
+/* Frees what an import holds and zeroes *import. NULL or zeroed is fine. */
+void ossa_import_free(ossa_import *import);
+
+/* Index of the joint with this name in a raw skeleton, or -1. */
+int ossa_raw_skeleton_find(const ossa_raw_skeleton *skeleton, const char *name);
+
+/* The track of the named joint in a raw clip, or NULL. */
+const ossa_raw_joint_track *ossa_raw_clip_find_track(const ossa_raw_clip *clip,
+                                                     const char *joint_name);
+
+/* "glTF 2.0", "FBX", ... for a format. */
+const char *ossa_source_format_name(ossa_source_format format);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OSSA_IMPORTER_H */

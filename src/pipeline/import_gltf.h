@@ -1,0 +1,83 @@
+/* import_gltf.h - a small reader for the parts of glTF 2.0 files the
+ * importer needs beyond assimp: the JSON document, its buffers (external
+ * files, data: URIs, the GLB binary chunk) and accessors as floats. Every
+ * count, offset and stride is checked against the bytes that exist. */
+#ifndef OSSA_IMPORT_GLTF_H
+#define OSSA_IMPORT_GLTF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "import_internal.h"
+
+struct cJSON;
+
+typedef struct ossai_gltf_buffer {
+    unsigned char *data; /* NULL until loaded */
+    size_t bytes;
+    bool owned;          /* data was allocated for it (else it is in the GLB) */
+} ossai_gltf_buffer;
+
+typedef struct ossai_gltf {
+    ossa_import *im;
+    ossa_error *error;
+    const char *path;
+    struct cJSON *json;
+    unsigned char *file; /* the whole file (GLB) or NULL */
+    const unsigned char *bin; /* GLB binary chunk, or NULL */
+    size_t bin_bytes;
+    ossai_gltf_buffer *buffers;
+    int buffer_count;
+    /* Top-level arrays indexed once (cJSON arrays are linked lists). */
+    struct {
+        const char *name;
+        struct cJSON **items;
+        int count;
+    } arrays[8];
+    int array_count;
+} ossai_gltf;
+
+/* Reads and parses path (.gltf JSON or .glb). Buffers load on first use. */
+ossa_result ossai_gltf_open(ossai_gltf *g, ossa_import *im, const char *path,
+                            ossa_error *error);
+void ossai_gltf_close(ossai_gltf *g);
+
+/* Checks a glTF / GLB file before assimp reads it: the container and JSON
+ * parse, and none of the valid constructs that crash assimp 5.2 is present
+ * (import_gltf_check.c). glTF 1.0 files pass unchecked. */
+ossa_result ossai_gltf_preflight(ossa_import *im, const char *path, ossa_error *error);
+
+/* The index-th element of the top-level array `name` ("nodes", ...) when it
+ * is an object, or NULL. Constant time after the first call per array. */
+struct cJSON *ossai_gltf_item(ossai_gltf *g, const char *name, int index);
+/* Number of elements of the top-level array `name` (0 when absent). */
+int ossai_gltf_count(ossai_gltf *g, const char *name);
+/* Integer member of an object: *out = value, or `fallback` when absent.
+ * False (and *error set, naming `what`) when present but not a non-negative
+ * integer below 2^31. */
+bool ossai_gltf_int(const ossai_gltf *g, const struct cJSON *object, const char *member,
+                    int fallback, int *out, const char *what);
+
+/* Where an accessor's elements are, checked against its view and buffer. */
+typedef struct ossai_gltf_accessor {
+    const unsigned char *base; /* first element, NULL without a buffer view (zeros) */
+    size_t stride;             /* bytes between elements */
+    int count, components, component_type, component_bytes;
+    bool normalized, sparse;
+} ossai_gltf_accessor;
+
+ossa_result ossai_gltf_accessor_get(ossai_gltf *g, int index, ossai_gltf_accessor *out,
+                                    const char *what);
+/* Checks a sparse accessor's index and value arrays lie in their views. */
+ossa_result ossai_gltf_sparse_check(ossai_gltf *g, int index, const char *what);
+/* Element `element` of an unsigned integer accessor (UINT32_MAX otherwise). */
+uint32_t ossai_gltf_index(const ossai_gltf_accessor *a, int element);
+
+/* Reads accessor `index` as `components` floats per element into memory
+ * from the import (normalised integers converted as the glTF spec says).
+ * *count receives the element count. `what` names the use in errors. */
+ossa_result ossai_gltf_read_floats(ossai_gltf *g, int index, int components, float **out,
+                                   int *count, const char *what);
+
+#endif /* OSSA_IMPORT_GLTF_H */

@@ -1,0 +1,119 @@
+/* import_skeleton.c - which nodes become joints, and their rest transforms.
+ *
+ * Joints are the skins' bones, the nodes a clip moves, and every ancestor of
+ * those. Not joints: FBX pivot helpers (their transforms are folded into the
+ * joint they belong to), cameras and lights (unless something hangs below
+ * them), nodes nothing needs, and the scene's root when it is an identity
+ * that only groups the others. */
+#include <assimp/scene.h>
+#include <string.h>
+
+#include "import_internal.h"
+
+/* Shear in a folded rest transform above this is reported: the TRS form
+ * cannot hold it. */
+#define SHEAR_WARNING 1e-3
+
+/* The node a mark lands on: a helper stands for its owner. */
+static int target_of(const ossai_scene *sc, int node)
+{
+    return sc->nodes[node].is_helper ? sc->nodes[node].owner : node;
+}
+
+static ossa_result mark_bones(ossai_scene *sc)
+{
+    const struct aiScene *scene = sc->ai;
+    for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
+        const struct aiMesh *mesh = scene->mMeshes[m];
+        for (unsigned b = 0; b < mesh->mNumBones; ++b) {
+            const struct aiBone *bone = mesh->mBones[b];
+            const int node = ossai_node_find(sc, bone->mName.data);
+            if (node < 0)
+                return ossa_error_set(sc->error, OSSA_ERR_NOT_FOUND, (int)b, -1,
+                                      "%s: mesh '%s': bone '%s' is not a node of the file",
+                                      sc->path, mesh->mName.data, bone->mName.data);
+            sc->nodes[target_of(sc, node)].is_bone = true;
+        }
+    }
+    return OSSA_OK;
+}
+
+static void mark_animated(ossai_scene *sc)
+{
+    for (int c = 0; c < sc->clip_count; ++c) {
+        const ossai_node_clip *clip = &sc->clips[c];
+        for (int t = 0; t < clip->track_count; ++t)
+            if (ossai_node_track_varies(&clip->tracks[t]))
+                sc->nodes[target_of(sc, clip->tracks[t].node)].animated = true;
+    }
+}
+
+ossai_dmat ossai_node_joint_local(const ossai_scene *sc, int node)
+{
+    ossai_dmat m = sc->nodes[node].local;
+    for (int p = sc->nodes[node].parent; p >= 0 && !sc->nodes[p].selected; p = sc->nodes[p].parent)
+        m = ossai_dmat_mul(&sc->nodes[p].local, &m);
+    return m;
+}
+
+ossa_result ossai_skeleton_select(ossai_scene *sc)
+{
+    ossa_result r = mark_bones(sc);
+    if (r)
+        return r;
+    mark_animated(sc);
+    ossai_node *nodes = sc->nodes;
+    for (int i = 0; i < sc->node_count; ++i) {
+        const bool seed = nodes[i].is_bone || (nodes[i].animated && !nodes[i].is_camera);
+        if (!seed || nodes[i].is_helper)
+            continue;
+        for (int p = i; p >= 0 && !nodes[p].selected; p = nodes[p].parent)
+            if (!nodes[p].is_helper)
+                nodes[p].selected = true;
+    }
+    /* The scene root is assimp's container (FBX "RootNode", glTF "ROOT")
+     * or the file's single top node: not a joint when it carries nothing. */
+    if (sc->node_count > 0 && nodes[0].selected && !nodes[0].is_bone && !nodes[0].animated &&
+        ossai_dmat_is_identity(&nodes[0].local, 0.0))
+        nodes[0].selected = false;
+
+    int count = 0;
+    for (int i = 0; i < sc->node_count; ++i)
+        if (nodes[i].selected)
+            nodes[i].joint = count++;
+    ossa_import *im = sc->im;
+    ossa_raw_joint *joints = ossai_import_alloc(im, (size_t)count + 1, sizeof *joints);
+    if (!joints)
+        goto oom;
+    for (int i = 0; i < sc->node_count; ++i) {
+        const ossai_node *n = &nodes[i];
+        if (!n->selected)
+            continue;
+        ossa_raw_joint *j = &joints[n->joint];
+        j->name = ossai_import_strdup(im, n->name);
+        if (!j->name)
+            goto oom;
+        j->parent = -1;
+        for (int p = n->parent; p >= 0; p = nodes[p].parent)
+            if (nodes[p].selected) {
+                j->parent = nodes[p].joint;
+                break;
+            }
+        const ossai_dmat local = ossai_node_joint_local(sc, i);
+        const double shear = ossai_dmat_decompose(&local, &j->rest);
+        j->rest.translation.x *= (float)sc->scale;
+        j->rest.translation.y *= (float)sc->scale;
+        j->rest.translation.z *= (float)sc->scale;
+        if (shear > SHEAR_WARNING &&
+            !ossai_import_warn(im, "joint '%s': its rest transform has a shear of %.3g that a "
+                                   "translation, rotation and scale cannot hold; it was dropped",
+                               n->name, shear))
+            goto oom;
+    }
+    im->skeleton.joints = joints;
+    im->skeleton.joint_count = count;
+    return OSSA_OK;
+oom:
+    return ossa_error_set(sc->error, OSSA_ERR_OUT_OF_MEMORY, -1, -1,
+                          "%s: out of memory for the skeleton", sc->path);
+}

@@ -1,0 +1,146 @@
+/* build_report.c - see build_report.h. */
+#include "build_report.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "units.h"
+
+#define MAX_LISTED 12
+
+void build_report_written(const char *path, const ossa_skeleton *skeleton,
+                          const ossa_import *base)
+{
+    FILE *f = fopen(path, "rb");
+    long bytes = -1;
+    if (f && fseek(f, 0, SEEK_END) == 0)
+        bytes = ftell(f);
+    if (f)
+        fclose(f);
+    printf("wrote %s (%ld bytes)\n", path, bytes);
+    const uint16_t *parents = ossa_skeleton_parents(skeleton);
+    int roots = 0;
+    for (int j = 0; j < ossa_skeleton_joint_count(skeleton); ++j)
+        roots += parents[j] == OSSA_NO_PARENT;
+    char units[32];
+    printf("skeleton: %d joints, %d root%s, depth %d, %s order, units %s\n",
+           ossa_skeleton_joint_count(skeleton), roots, roots == 1 ? "" : "s",
+           ossa_skeleton_max_depth(skeleton),
+           ossa_skeleton_is_breadth_first(skeleton) ? "breadth-first" : "depth-first",
+           units_name(ossa_skeleton_metres_per_unit(skeleton), units, sizeof units));
+    if (base) {
+        char source_units[32];
+        printf("  from %s (%s, source units %s", base->path, base->format_name,
+               units_name(base->source_metres_per_unit, source_units, sizeof source_units));
+        if (base->scale != 1.0f)
+            printf(", scaled by %g", (double)base->scale);
+        if (base->folded_helpers)
+            printf(", %d FBX pivot helper nodes folded into joints", base->folded_helpers);
+        printf(")\n");
+    }
+}
+
+void build_report_clips_header(void)
+{
+    printf("clips:\n  %-20s %-16s %9s %8s %6s %12s %10s %11s\n", "name", "from", "duration",
+           "rate", "keys", "error units", "error deg", "error scale");
+}
+
+void build_report_clip(const ossa_clip *clip, const char *source, const ossa_skeleton *skeleton,
+                       const ossa_clip_build_report *report)
+{
+    const char *slash = strrchr(source, '/');
+    float et, er, es;
+    ossa_clip_build_error(clip, &et, &er, &es);
+    printf("  %-20s %-16s %7.3f s %5.1f Hz %6d %12.3g %10.3g %11.3g", ossa_clip_name(clip),
+           slash ? slash + 1 : source, (double)ossa_clip_duration(clip),
+           (double)ossa_clip_rate(clip), ossa_clip_frame_count(clip), (double)et, (double)er,
+           (double)es);
+    if (report && skeleton && report->worst_joint >= 0 && (et > 0.0f || er > 0.0f || es > 0.0f))
+        printf("  worst at '%s'", ossa_skeleton_joint_name(skeleton, report->worst_joint));
+    printf("\n");
+}
+
+static void list_names(const char *what, const char *const *names, int count)
+{
+    printf("      %s:", what);
+    for (int i = 0; i < count && i < MAX_LISTED; ++i)
+        printf("%s '%s'", i ? "," : "", names[i]);
+    if (count > MAX_LISTED)
+        printf(" and %d more", count - MAX_LISTED);
+    printf("\n");
+}
+
+void build_report_joint_match(const ossa_skeleton *skeleton, const build_clip *bc,
+                              bool names)
+{
+    const ossa_raw_clip *raw = bc->raw;
+    const int joints = ossa_skeleton_joint_count(skeleton);
+    const char *held[MAX_LISTED], *ignored[MAX_LISTED];
+    int held_count = 0, ignored_count = 0;
+    for (int j = 0; j < joints; ++j) {
+        const char *name = ossa_skeleton_joint_name(skeleton, j);
+        if (!ossa_raw_clip_find_track(raw, name)) {
+            if (held_count < MAX_LISTED)
+                held[held_count] = name;
+            ++held_count;
+        }
+    }
+    for (int t = 0; t < raw->track_count; ++t)
+        if (ossa_skeleton_find_joint(skeleton, raw->tracks[t].joint_name) < 0) {
+            if (ignored_count < MAX_LISTED)
+                ignored[ignored_count] = raw->tracks[t].joint_name;
+            ++ignored_count;
+        }
+    printf("      %d of %d joints animated", joints - held_count, joints);
+    if (ignored_count)
+        printf("; %d track%s name no joint (ignored)", ignored_count,
+               ignored_count == 1 ? "" : "s");
+    printf("\n");
+    if (!names)
+        return;
+    if (held_count)
+        list_names("not in the clip (held at rest)", held, held_count);
+    if (ignored_count)
+        list_names("not in the skeleton (ignored)", ignored, ignored_count);
+}
+
+void build_report_meshes(const ossa_import *imports, int count)
+{
+    int total = 0;
+    for (int i = 0; i < count; ++i)
+        total += imports[i].mesh_count;
+    if (!total)
+        return;
+    printf("meshes (imported and checked; not written until the mesh builder lands):\n");
+    printf("  %-24s %9s %9s %6s  %-28s %s\n", "name", "vertices", "triangles", "skin",
+           "influences 1/2/3/4/>4", "tangents");
+    for (int i = 0; i < count; ++i)
+        for (int m = 0; m < imports[i].mesh_count; ++m) {
+            const ossa_raw_mesh *mesh = &imports[i].meshes[m];
+            int histogram[5] = {0, 0, 0, 0, 0};
+            for (int v = 0; v < mesh->vertex_count; ++v) {
+                int n = 0;
+                for (int k = mesh->influence_offsets[v]; k < mesh->influence_offsets[v + 1]; ++k)
+                    n += mesh->influences[k].weight > 0.0f;
+                if (n > 0)
+                    histogram[n > 4 ? 4 : n - 1]++;
+            }
+            char influences[64];
+            snprintf(influences, sizeof influences, "%d/%d/%d/%d/%d", histogram[0], histogram[1],
+                     histogram[2], histogram[3], histogram[4]);
+            printf("  %-24s %9d %9d %6d  %-28s %s\n", mesh->name ? mesh->name : "",
+                   mesh->vertex_count, mesh->index_count / 3, mesh->skin_joint_count,
+                   influences, mesh->tangents ? "yes" : "no");
+            if (histogram[4])
+                printf("  %-24s %d vertices have more than 4 influences: the 4 largest will "
+                       "be kept\n", "", histogram[4]);
+        }
+}
+
+void build_report_warnings(const ossa_import *imports, int count)
+{
+    for (int i = 0; i < count; ++i)
+        for (int w = 0; w < imports[i].warning_count; ++w)
+            printf("warning: %s: %s\n", imports[i].path, imports[i].warnings[w]);
+}
