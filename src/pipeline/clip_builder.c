@@ -89,6 +89,18 @@ static int find_key(const float *times, int count, double t)
     return lo;
 }
 
+/* Position in [0, 1] of t in the segment [t0, t0 + dt] that find_key chose.
+ * A time within TIME_EPS of the key counts as on it (s = 0), so a frame time
+ * computed as f * frame_dt in double, a few ns off the float key time,
+ * reproduces the key exactly instead of a hair of the next segment. */
+static double segment_position(double t, double t0, double dt)
+{
+    if (t - t0 <= TIME_EPS || !(dt > 0.0))
+        return dt > 0.0 ? 0.0 : 1.0;
+    const double s = (t - t0) / dt;
+    return s > 1.0 ? 1.0 : s;
+}
+
 /* Hermite basis of glTF's cubic spline at s in [0, 1]. */
 static void hermite(double s, double *h00, double *h10, double *h01, double *h11)
 {
@@ -108,8 +120,7 @@ static dvec3 eval3(const ossa_raw_track3 *tr, double t)
     if (i >= n - 1 || tr->interpolation == OSSA_INTERP_STEP)
         return dv(tr->values[i]);
     const double t0 = tr->times_s[i], t1 = tr->times_s[i + 1], dt = t1 - t0;
-    double s = dt > 0.0 ? (t - t0) / dt : 1.0;
-    s = s < 0.0 ? 0.0 : (s > 1.0 ? 1.0 : s);
+    const double s = segment_position(t, t0, dt);
     const dvec3 a = dv(tr->values[i]), b = dv(tr->values[i + 1]);
     dvec3 r;
     if (tr->interpolation == OSSA_INTERP_CUBICSPLINE) {
@@ -136,8 +147,7 @@ static dquat eval_quat(const ossa_raw_track_quat *tr, double t)
     if (i >= n - 1 || tr->interpolation == OSSA_INTERP_STEP)
         return dq_normalize(dq(tr->values[i]));
     const double t0 = tr->times_s[i], t1 = tr->times_s[i + 1], dt = t1 - t0;
-    double s = dt > 0.0 ? (t - t0) / dt : 1.0;
-    s = s < 0.0 ? 0.0 : (s > 1.0 ? 1.0 : s);
+    const double s = segment_position(t, t0, dt);
     const dquat a = dq(tr->values[i]), b = dq(tr->values[i + 1]);
     if (tr->interpolation == OSSA_INTERP_CUBICSPLINE) {
         double h00, h10, h01, h11;
