@@ -1,6 +1,8 @@
 /* sampling_job.c - clip keys at a time -> local pose. */
 #include "ossa/sampling_job.h"
 
+#include <float.h>
+
 #include "format.h"
 #include "math_internal.h"
 
@@ -11,7 +13,15 @@ static inline float lerp_exact(float a, float b, float t)
     return a * (1.0f - t) + b * t;
 }
 
-/* Frame pair and interpolation factor for a clip time in [0, duration]. */
+/* A frame position within this many ulps (relative) of a whole frame is on
+ * it. A key's time computed in float - k / rate, or k * duration / (frames -
+ * 1) - and multiplied back by the float rate carries up to four roundings. */
+#define KEY_SNAP (4.0f * FLT_EPSILON)
+
+/* Frame pair and interpolation factor for a clip time in [0, duration].
+ * Positions next to a whole frame snap to it, so that sampling at a key's
+ * time returns the key exactly; the snap is smaller than the float playhead's
+ * own resolution at that time. */
 static inline void locate(const ossa_clip *clip, float t, uint32_t *f0, float *alpha)
 {
     if (clip->frame_count < 2) {
@@ -23,6 +33,9 @@ static inline void locate(const ossa_clip *clip, float t, uint32_t *f0, float *a
     float last = (float)(clip->frame_count - 1);
     if (!(u > 0.0f))
         u = 0.0f;
+    const float whole = floorf(u + 0.5f);
+    if (fabsf(u - whole) <= whole * KEY_SNAP)
+        u = whole;
     if (u >= last) {
         *f0 = clip->frame_count - 2;
         *alpha = 1.0f;
