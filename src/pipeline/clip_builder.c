@@ -539,8 +539,9 @@ static ossa_result build(const ossa_raw_clip *raw, const ossa_skeleton *skeleton
             }
             const float *a = frames + f0 * frame_floats;
             const float *b = frame_count > 1 ? a + frame_floats : a;
+            const double held = s >= 1.0 ? 1.0 : 0.0; /* STEP: earlier key, last at the end */
             if (tk->translation.key_count > 0) {
-                double st = (bits & OSSAI_STEP_T) ? 0.0 : s;
+                double st = (bits & OSSAI_STEP_T) ? held : s;
                 dvec3 src = eval3(&tk->translation, t);
                 double dx = runtime_lerp(a[OSSAI_TX * stride + j], b[OSSAI_TX * stride + j], st) - src.x;
                 double dy = runtime_lerp(a[OSSAI_TY * stride + j], b[OSSAI_TY * stride + j], st) - src.y;
@@ -553,7 +554,7 @@ static ossa_result build(const ossa_raw_clip *raw, const ossa_skeleton *skeleton
                     worst = rel, worst_joint = j;
             }
             if (tk->scale.key_count > 0) {
-                double ss = (bits & OSSAI_STEP_S) ? 0.0 : s;
+                double ss = (bits & OSSAI_STEP_S) ? held : s;
                 dvec3 src = eval3(&tk->scale, t);
                 double e = fmax(fabs(runtime_lerp(a[OSSAI_SX * stride + j], b[OSSAI_SX * stride + j], ss) - src.x),
                            fmax(fabs(runtime_lerp(a[OSSAI_SY * stride + j], b[OSSAI_SY * stride + j], ss) - src.y),
@@ -564,7 +565,7 @@ static ossa_result build(const ossa_raw_clip *raw, const ossa_skeleton *skeleton
                     worst = e, worst_joint = j;
             }
             if (tk->rotation.key_count > 0) {
-                double sr = (bits & OSSAI_STEP_R) ? 0.0 : s;
+                double sr = (bits & OSSAI_STEP_R) ? held : s;
                 ossa_quat qa = ossai_quat(a[OSSAI_QX * stride + j], a[OSSAI_QY * stride + j],
                                           a[OSSAI_QZ * stride + j], a[OSSAI_QW * stride + j]);
                 ossa_quat qb = ossai_quat(b[OSSAI_QX * stride + j], b[OSSAI_QY * stride + j],

@@ -52,10 +52,13 @@ static inline ossa_transform sample_joint(const ossa_clip *clip, const float *a,
     const uint32_t s = clip->joint_stride;
     float at = alpha, ar = alpha, as = alpha;
     if (clip->flags & OSSAI_CLIP_HAS_STEP) {
+        /* A held track takes the earlier key; alpha is 1 only at the clip's
+         * end, where the held value is the last key. */
+        const float held = alpha >= 1.0f ? 1.0f : 0.0f;
         uint8_t step = ossai_clip_steps(clip)[j];
-        at = (step & OSSAI_STEP_T) ? 0.0f : alpha;
-        ar = (step & OSSAI_STEP_R) ? 0.0f : alpha;
-        as = (step & OSSAI_STEP_S) ? 0.0f : alpha;
+        at = (step & OSSAI_STEP_T) ? held : alpha;
+        ar = (step & OSSAI_STEP_R) ? held : alpha;
+        as = (step & OSSAI_STEP_S) ? held : alpha;
     }
     ossa_transform out;
     out.translation.x = lerp_exact(a[OSSAI_TX * s + j], b[OSSAI_TX * s + j], at);
