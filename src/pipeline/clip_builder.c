@@ -113,12 +113,13 @@ static ossa_result check_track_quat(const ossa_raw_track_quat *tr, const char *j
 
 /* ---- rate choice ---- */
 
-/* Whether every key time of a track is (nearly) a multiple of 1 / rate. */
+/* Whether every key time of a track is a multiple of 1 / rate, to within a
+ * third of an instant (raw_curve.h). */
 static int on_grid(const float *times, int n, double rate)
 {
     for (int k = 0; k < n; ++k) {
-        double f = (double)times[k] * rate;
-        if (fabs(f - floor(f + 0.5)) > 1e-3)
+        const double t = times[k];
+        if (fabs(t - floor(t * rate + 0.5) / rate) > ossai_instant_eps(t) / 3.0)
             return 0;
     }
     return 1;
@@ -211,9 +212,11 @@ static ossa_result build(const ossa_raw_clip *raw, const ossa_skeleton *skeleton
     /* Rate and frame count: a whole number of frames spans the duration. */
     double rate = options->rate > 0.0f ? (double)options->rate : auto_rate(tracks, joint_count);
     const int max_frames = options->max_frames > 0 ? options->max_frames : 1000000;
+    /* A duration within a third of an instant of whole frames keeps the rate
+     * (and the keys on frames); any other is covered by one more frame. */
     double frames_exact = duration * rate;
     double intervals = floor(frames_exact + 0.5);
-    if (fabs(frames_exact - intervals) > 1e-4)
+    if (fabs(duration - intervals / rate) > ossai_instant_eps(duration) / 3.0)
         intervals = ceil(frames_exact);
     if (duration > 0.0 && intervals < 1.0)
         intervals = 1.0;

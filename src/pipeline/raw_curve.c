@@ -3,6 +3,7 @@
  * evaluators ossa_raw_track3_eval / ossa_raw_track_quat_eval. */
 #include "raw_curve.h"
 
+#include <float.h>
 #include <math.h>
 
 #include "math_internal.h"
@@ -54,17 +55,23 @@ static dquat dq_slerp(dquat a, dquat b, double t)
     return dq_normalize(r);
 }
 
+double ossai_instant_eps(double t)
+{
+    return OSSAI_TIME_EPS + 8.0 * FLT_EPSILON * fabs(t);
+}
+
 /* Index of the segment [i, i + 1] holding t: the last key with time <= t
  * (ties resolve to the later key, so a repeated time is a jump). Returns -1
  * before the first key. */
 static int find_key(const float *times, int count, double t)
 {
-    if (t < (double)times[0] - OSSAI_TIME_EPS)
+    const double eps = ossai_instant_eps(t);
+    if (t < (double)times[0] - eps)
         return -1;
     int lo = 0, hi = count - 1;
     while (lo < hi) {
         int mid = (lo + hi + 1) / 2;
-        if ((double)times[mid] <= t + OSSAI_TIME_EPS)
+        if ((double)times[mid] <= t + eps)
             lo = mid;
         else
             hi = mid - 1;
@@ -73,12 +80,12 @@ static int find_key(const float *times, int count, double t)
 }
 
 /* Position in [0, 1] of t in the segment [t0, t0 + dt] that find_key chose.
- * A time within OSSAI_TIME_EPS of the key counts as on it (s = 0), so a frame time
- * computed as f * frame_dt in double, a few ns off the float key time,
+ * A time at the key (ossai_instant_eps) has position 0, so a frame time
+ * computed as f * frame_dt in double, a little off the float key time,
  * reproduces the key exactly instead of a hair of the next segment. */
 static double segment_position(double t, double t0, double dt)
 {
-    if (t - t0 <= OSSAI_TIME_EPS || !(dt > 0.0))
+    if (t - t0 <= ossai_instant_eps(t0) || !(dt > 0.0))
         return dt > 0.0 ? 0.0 : 1.0;
     const double s = (t - t0) / dt;
     return s > 1.0 ? 1.0 : s;

@@ -14,8 +14,14 @@ typedef struct ossai_dquat {
     double x, y, z, w;
 } ossai_dquat;
 
-/* Key times within this many seconds of a time count as at it. */
+/* Two times closer than ossai_instant_eps(t) are one instant: OSSAI_TIME_EPS,
+ * plus eight float ulps of t, because float key times far into a long clip
+ * are coarser than OSSAI_TIME_EPS (one ulp is 2.4e-4 s at 3000 s). A key
+ * within it of a time is at that time. The builder calls key times on a frame
+ * grid only within a third of it, so that a frame time (in double) and the
+ * float key it stands for are always within it of each other. */
 #define OSSAI_TIME_EPS 1e-5
+double ossai_instant_eps(double t);
 
 /* The curve at time t (key_count >= 1): values held before the first and
  * after the last key; STEP holds, LINEAR lerps (slerps rotations),
