@@ -291,15 +291,15 @@ static ossa_result build(const ossa_raw_clip *raw, const ossa_skeleton *skeleton
                 q = rest[j].rotation;
                 sc = rest[j].scale;
                 if (tk && tk->translation.key_count > 0) {
-                    ossai_dvec3 v = ossai_curve3_eval(&tk->translation, t);
+                    ossai_dvec3 v = ossai_curve3_bake(&tk->translation, t);
                     tr = ossai_f3((float)v.x, (float)v.y, (float)v.z);
                 }
                 if (tk && tk->rotation.key_count > 0) {
-                    ossai_dquat v = ossai_curve_quat_eval(&tk->rotation, t);
+                    ossai_dquat v = ossai_curve_quat_bake(&tk->rotation, t);
                     q = ossai_quat((float)v.x, (float)v.y, (float)v.z, (float)v.w);
                 }
                 if (tk && tk->scale.key_count > 0) {
-                    ossai_dvec3 v = ossai_curve3_eval(&tk->scale, t);
+                    ossai_dvec3 v = ossai_curve3_bake(&tk->scale, t);
                     sc = ossai_f3((float)v.x, (float)v.y, (float)v.z);
                 }
                 q = ossai_quat_normalize(q);

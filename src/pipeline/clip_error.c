@@ -1,124 +1,298 @@
-/* clip_error.c - the error a built clip makes against its source curves:
- * what the runtime sampler returns, compared with the curves evaluated in
- * double precision at every source key and at points inside every frame. */
+/* clip_error.c - the error a built clip makes against its source curves.
+ *
+ * The built clip is sampled by the runtime itself (ossa_clip_sample_joint, at
+ * float times, as a game plays it) and compared with the source curves in
+ * double precision, one frame interval at a time, at its ends, at SUBSTEPS
+ * points inside and at every source key inside:
+ * - translation and scale: between two consecutive such points the runtime is
+ *   linear in time and the source a polynomial of degree <= 3 (constant or
+ *   linear for STEP and LINEAR), so the error can exceed the larger of its two
+ *   end values by at most h^2 / 8 * max|p''| (h the spacing, p'' the source's
+ *   second derivative). That term is added: the result bounds the error
+ *   everywhere, up to float rounding.
+ * - rotation: the angle is also measured where nlerp strays furthest from
+ *   slerp (0.5 -+ sqrt(3) / 6 of a frame), and wherever the error rises to a
+ *   peak between two points, the peak is found by successive parabolic
+ *   interpolation, measuring at each vertex. A held (STEP) rotation's error
+ *   is piecewise constant: its measured points are its maxima. */
 #include "clip_error.h"
 
 #include <math.h>
 
-#include "format.h"
-#include "math_internal.h"
+#include "ossa/sampling_job.h"
 #include "raw_curve.h"
 
 #define RAD_TO_DEG 57.29577951308232
+/* Evenly spaced measuring steps inside each frame interval. */
+#define SUBSTEPS 8
+/* Where the angle between nlerp and slerp peaks, as a fraction of a frame
+ * (exactly so for small angles): 0.5 -+ sqrt(3) / 6. */
+#define NLERP_PEAK 0.21132486540518713
+/* Parabolic steps towards a rotation error peak. */
+#define PEAK_STEPS 4
+/* Measuring points of one frame interval kept for the peak search. */
+#define MAX_POINTS 128
 
-/* The runtime's lerp between two stored floats. */
-static double runtime_lerp(float a, float b, double s)
+/* One joint being measured, and its largest errors in the current interval. */
+typedef struct probe {
+    const ossa_clip *clip;
+    int joint;
+    const ossa_raw_joint_track *track;
+    double t, r, s;
+    double magnitude; /* largest |source translation| seen, for worst_joint */
+} probe;
+
+/* The source as the error is measured against it: exactly, except that a
+ * STEP key within an instant of t has been reached (the sampler's key snap
+ * may switch a held key a few ulps early). */
+static ossai_dvec3 source3(const ossa_raw_track3 *tr, double t)
 {
-    float fs = (float)s;
-    return (double)(a * (1.0f - fs) + b * fs);
+    return tr->interpolation == OSSA_INTERP_STEP ? ossai_curve3_bake(tr, t) : ossai_curve3_eval(tr, t);
 }
 
-ossai_clip_error ossai_clip_error_measure(const ossa_clip *c,
-                                          const ossa_raw_joint_track *const *tracks,
-                                          double duration)
+static ossai_dquat source_quat(const ossa_raw_track_quat *tr, double t)
 {
-    const int joint_count = (int)c->joint_count;
-    const uint32_t frame_count = c->frame_count;
-    const uint32_t stride = c->joint_stride;
-    const uint64_t frame_floats = ossai_clip_frame_floats(c);
-    const float *frames = ossai_clip_frames(c);
-    const uint8_t *steps = ossai_clip_steps(c);
-    const double frame_rate = frame_count > 1 ? (frame_count - 1) / duration : 0.0;
-    const double frame_dt = frame_count > 1 ? duration / (frame_count - 1) : 0.0;
+    return tr->interpolation == OSSA_INTERP_STEP ? ossai_curve_quat_bake(tr, t)
+                                                 : ossai_curve_quat_eval(tr, t);
+}
 
-    /* Error: runtime interpolation against the source curve, at every source
-     * key and at a quarter, half and three quarters of every frame. */
-    double err_t = 0.0, err_r = 0.0, err_s = 0.0, worst = 0.0;
-    int worst_joint = -1;
-    for (int j = 0; j < joint_count; ++j) {
-        const ossa_raw_joint_track *tk = tracks[j];
-        if (!tk)
-            continue;
-        const uint8_t bits = steps[j];
-        /* Times to test: frame interiors, then the key times of all three curves. */
-        const float *key_times[3] = {tk->translation.times_s, tk->rotation.times_s,
-                                     tk->scale.times_s};
-        const int key_counts[3] = {tk->translation.key_count, tk->rotation.key_count,
-                                   tk->scale.key_count};
-        const uint64_t interior = frame_count > 1 ? (uint64_t)(frame_count - 1) * 3 : 0;
-        uint64_t tests = interior;
-        for (int c3 = 0; c3 < 3; ++c3)
-            tests += (uint64_t)key_counts[c3];
-        for (uint64_t k = 0; k < tests; ++k) {
-            double t;
-            if (k < interior) {
-                t = (double)(k / 3) * frame_dt + frame_dt * (double)(k % 3 + 1) * 0.25;
-            } else {
-                uint64_t r = k - interior;
-                int c3 = 0;
-                while (r >= (uint64_t)key_counts[c3])
-                    r -= (uint64_t)key_counts[c3++];
-                t = key_times[c3][r];
-            }
-            if (t < 0.0 || t > duration)
-                continue;
-            /* What the runtime sampler computes at t. */
-            uint32_t f0 = 0;
-            double s = 0.0;
-            if (frame_count > 1) {
-                double u = t * frame_rate;
-                if (u >= (double)(frame_count - 1)) {
-                    f0 = frame_count - 2;
-                    s = 1.0;
-                } else {
-                    f0 = (uint32_t)u;
-                    s = u - f0;
-                }
-            }
-            const float *a = frames + f0 * frame_floats;
-            const float *b = frame_count > 1 ? a + frame_floats : a;
-            const double held = s >= 1.0 ? 1.0 : 0.0; /* STEP: earlier key, last at the end */
-            if (tk->translation.key_count > 0) {
-                double st = (bits & OSSAI_STEP_T) ? held : s;
-                ossai_dvec3 src = ossai_curve3_eval(&tk->translation, t);
-                double dx = runtime_lerp(a[OSSAI_TX * stride + j], b[OSSAI_TX * stride + j], st) - src.x;
-                double dy = runtime_lerp(a[OSSAI_TY * stride + j], b[OSSAI_TY * stride + j], st) - src.y;
-                double dz = runtime_lerp(a[OSSAI_TZ * stride + j], b[OSSAI_TZ * stride + j], st) - src.z;
-                double e = sqrt(dx * dx + dy * dy + dz * dz);
-                if (e > err_t)
-                    err_t = e;
-                double rel = e / (1.0 + sqrt(src.x * src.x + src.y * src.y + src.z * src.z));
-                if (rel > worst)
-                    worst = rel, worst_joint = j;
-            }
-            if (tk->scale.key_count > 0) {
-                double ss = (bits & OSSAI_STEP_S) ? held : s;
-                ossai_dvec3 src = ossai_curve3_eval(&tk->scale, t);
-                double e = fmax(fabs(runtime_lerp(a[OSSAI_SX * stride + j], b[OSSAI_SX * stride + j], ss) - src.x),
-                           fmax(fabs(runtime_lerp(a[OSSAI_SY * stride + j], b[OSSAI_SY * stride + j], ss) - src.y),
-                                fabs(runtime_lerp(a[OSSAI_SZ * stride + j], b[OSSAI_SZ * stride + j], ss) - src.z)));
-                if (e > err_s)
-                    err_s = e;
-                if (e > worst)
-                    worst = e, worst_joint = j;
-            }
-            if (tk->rotation.key_count > 0) {
-                double sr = (bits & OSSAI_STEP_R) ? held : s;
-                ossa_quat qa = ossai_quat(a[OSSAI_QX * stride + j], a[OSSAI_QY * stride + j],
-                                          a[OSSAI_QZ * stride + j], a[OSSAI_QW * stride + j]);
-                ossa_quat qb = ossai_quat(b[OSSAI_QX * stride + j], b[OSSAI_QY * stride + j],
-                                          b[OSSAI_QZ * stride + j], b[OSSAI_QW * stride + j]);
-                ossa_quat q = sr == 0.0 ? qa : (sr == 1.0 ? qb : ossai_quat_nlerp(qa, qb, (float)sr));
-                ossai_dquat src = ossai_curve_quat_eval(&tk->rotation, t);
-                double d = fabs(q.x * src.x + q.y * src.y + q.z * src.z + q.w * src.w);
-                double e = 2.0 * acos(d > 1.0 ? 1.0 : d) * RAD_TO_DEG;
-                if (e > err_r)
-                    err_r = e;
-                if (e / 180.0 > worst)
-                    worst = e / 180.0, worst_joint = j;
+/* Measures the runtime against the source at time t (rounded to float, as a
+ * playhead is), folds the errors into the probe, returns the rotation's. */
+static double probe_at(probe *p, double time)
+{
+    const float t = (float)time;
+    const ossa_raw_joint_track *tk = p->track;
+    const ossa_transform got = ossa_clip_sample_joint(p->clip, p->joint, t, OSSA_ROTATION_NLERP);
+    double er = 0.0;
+    if (tk->translation.key_count > 0) {
+        const ossai_dvec3 v = source3(&tk->translation, t);
+        const double dx = got.translation.x - v.x, dy = got.translation.y - v.y,
+                     dz = got.translation.z - v.z;
+        p->t = fmax(p->t, sqrt(dx * dx + dy * dy + dz * dz));
+        p->magnitude = fmax(p->magnitude, sqrt(v.x * v.x + v.y * v.y + v.z * v.z));
+    }
+    if (tk->scale.key_count > 0) {
+        const ossai_dvec3 v = source3(&tk->scale, t);
+        p->s = fmax(p->s, fmax(fabs(got.scale.x - v.x),
+                               fmax(fabs(got.scale.y - v.y), fabs(got.scale.z - v.z))));
+    }
+    if (tk->rotation.key_count > 0) {
+        const ossai_dquat q = source_quat(&tk->rotation, t);
+        const ossa_quat g = got.rotation;
+        /* conj(g) * q: its vector part has length sin(angle / 2). */
+        const double x = g.w * q.x - g.x * q.w - g.y * q.z + g.z * q.y;
+        const double y = g.w * q.y + g.x * q.z - g.y * q.w - g.z * q.x;
+        const double z = g.w * q.z - g.x * q.y + g.y * q.x - g.z * q.w;
+        const double w = g.w * q.w + g.x * q.x + g.y * q.y + g.z * q.z;
+        er = 2.0 * atan2(sqrt(x * x + y * y + z * z), fabs(w)) * RAD_TO_DEG;
+        p->r = fmax(p->r, er);
+    }
+    return er;
+}
+
+/* Keys of one curve inside the open interval (a, b), from a cursor that only
+ * moves forward as the frames do. */
+typedef struct key_cursor {
+    const float *times;
+    int count, next;
+} key_cursor;
+
+static int cursor_next_inside(key_cursor *k, double a, double b, double *t)
+{
+    while (k->next < k->count && k->times[k->next] <= a)
+        ++k->next;
+    if (k->next < k->count && k->times[k->next] < b) {
+        *t = k->times[k->next++];
+        return 1;
+    }
+    return 0;
+}
+
+/* Whether the rotation curve has a key strictly inside (lo, hi). */
+static int has_key_between(const ossa_raw_track_quat *tr, double lo, double hi)
+{
+    int first = 0, last = tr->key_count; /* first key > lo, by bisection */
+    while (first < last) {
+        const int mid = (first + last) / 2;
+        if (tr->times_s[mid] > lo)
+            last = mid;
+        else
+            first = mid + 1;
+    }
+    return first < tr->key_count && tr->times_s[first] < hi;
+}
+
+/* The parabola through three points (x increasing), in Newton form. */
+typedef struct parabola {
+    double x0, x1, y0, d01, d012;
+} parabola;
+
+static parabola parabola_through(const double *x, const double *y)
+{
+    const double d01 = (y[1] - y[0]) / (x[1] - x[0]), d12 = (y[2] - y[1]) / (x[2] - x[1]);
+    parabola q = {x[0], x[1], y[0], d01, (d12 - d01) / (x[2] - x[0])};
+    return q;
+}
+
+static double parabola_at(const parabola *q, double x)
+{
+    return q->y0 + q->d01 * (x - q->x0) + q->d012 * (x - q->x0) * (x - q->x1);
+}
+
+/* The parabola's peak when it has one inside (lo, hi). */
+static int parabola_peak(const parabola *q, double lo, double hi, double *x)
+{
+    if (!(q->d012 < 0.0))
+        return 0;
+    *x = 0.5 * (q->x0 + q->x1) - q->d01 / (2.0 * q->d012);
+    return *x > lo && *x < hi;
+}
+
+/* The height of the rotation error's peak inside (lo, hi), a piece with no
+ * rotation key, starting from three measured points of the smooth stretch
+ * around it: each step measures at the parabola's vertex and keeps the
+ * highest point with its neighbours. Returns the last parabola's height. */
+static double rotation_peak(probe *p, double x[3], double y[3], double lo, double hi)
+{
+    parabola q = parabola_through(x, y);
+    double v, height = 0.0;
+    for (int step = 0; step < PEAK_STEPS && parabola_peak(&q, lo, hi, &v); ++step) {
+        height = parabola_at(&q, v);
+        v = (float)v; /* where the probe measures */
+        if (v <= x[0] || v >= x[2] || v == x[1])
+            break;
+        const double yv = probe_at(p, v);
+        const int before = v < x[1]; /* the new point goes second or third */
+        const double xs[4] = {x[0], before ? v : x[1], before ? x[1] : v, x[2]};
+        const double ys[4] = {y[0], before ? yv : y[1], before ? y[1] : yv, y[2]};
+        const int top = ys[1] >= ys[2] ? 1 : 2; /* the highest middle point */
+        for (int k = 0; k < 3; ++k) {
+            x[k] = xs[top - 1 + k];
+            y[k] = ys[top - 1 + k];
+        }
+        q = parabola_through(x, y);
+        height = fmax(yv, parabola_peak(&q, lo, hi, &v) ? parabola_at(&q, v) : yv);
+    }
+    return height;
+}
+
+/* Points of one frame interval in time order, with their rotation errors. */
+typedef struct points {
+    int count;
+    double time[MAX_POINTS], rotation[MAX_POINTS];
+} points;
+
+static void points_insert(points *p, double time, double rotation)
+{
+    for (int k = 0; k < p->count; ++k)
+        if (p->time[k] == time)
+            return; /* a key on a measuring point: one point */
+    if (p->count == MAX_POINTS)
+        return; /* measured all the same; only the peak search skips it */
+    int i = p->count++;
+    while (i > 0 && p->time[i - 1] > time) {
+        p->time[i] = p->time[i - 1];
+        p->rotation[i] = p->rotation[i - 1];
+        --i;
+    }
+    p->time[i] = time;
+    p->rotation[i] = rotation;
+}
+
+/* Bounds of the errors over one frame interval [a, b], left in the probe. */
+static void measure_interval(probe *p, double a, double b, key_cursor keys[3])
+{
+    const ossa_raw_joint_track *tk = p->track;
+    points pts;
+    pts.count = 0;
+    p->t = p->r = p->s = 0.0;
+    for (int k = 0; k <= SUBSTEPS; ++k) {
+        const double t = (float)(k == SUBSTEPS ? b : a + (b - a) * k / SUBSTEPS);
+        points_insert(&pts, t, probe_at(p, t));
+    }
+    for (int k = 0; k < 2; ++k) {
+        const double t = (float)(a + (b - a) * (k ? 1.0 - NLERP_PEAK : NLERP_PEAK));
+        points_insert(&pts, t, probe_at(p, t));
+    }
+    const double h = (b - a) / SUBSTEPS;
+    for (int c = 0; c < 3; ++c) {
+        double t;
+        while (cursor_next_inside(&keys[c], a, b, &t)) {
+            points_insert(&pts, t, probe_at(p, t));
+            /* A rotation key kinks the error, which may peak right beside
+             * it: look closer on both sides, down to h / 64. */
+            for (int k = 0; c == 1 && k < 12; ++k) {
+                const double near = (float)(t + (k % 2 ? h : -h) / (double)(2 << (k / 2)));
+                if (near > a && near < b)
+                    points_insert(&pts, near, probe_at(p, near));
             }
         }
     }
-    ossai_clip_error result = {err_t, err_r, err_s, worst_joint};
+    /* Between measured points (at most h apart, no key between) the error
+     * bends at most as much as the source curve does. */
+    const double bend = h * h / 8.0;
+    if (tk->translation.key_count > 0)
+        p->t += bend * ossai_curve3_max_second_derivative(&tk->translation, a, b);
+    if (tk->scale.key_count > 0)
+        p->s += bend * ossai_curve3_max_second_derivative(&tk->scale, a, b);
+    if (tk->rotation.key_count < 2 || tk->rotation.interpolation == OSSA_INTERP_STEP)
+        return;
+    /* Each piece between two points, with its neighbour on either side (when
+     * no key lies between): one of them may reach across a dip. */
+    double peak = 0.0;
+    for (int i = 0; i + 1 < pts.count; ++i)
+        for (int first = i - 1; first <= i; ++first) {
+            if (first < 0 || first + 2 >= pts.count ||
+                has_key_between(&tk->rotation, pts.time[first], pts.time[first + 2]))
+                continue;
+            double x[3] = {pts.time[first], pts.time[first + 1], pts.time[first + 2]};
+            double y[3] = {pts.rotation[first], pts.rotation[first + 1], pts.rotation[first + 2]};
+            peak = fmax(peak, rotation_peak(p, x, y, pts.time[i], pts.time[i + 1]));
+        }
+    p->r = fmax(p->r, peak);
+}
+
+ossai_clip_error ossai_clip_error_measure(const ossa_clip *clip,
+                                          const ossa_raw_joint_track *const *tracks,
+                                          double duration)
+{
+    const int joint_count = ossa_clip_joint_count(clip);
+    const int frame_count = ossa_clip_frame_count(clip);
+    ossai_clip_error result = {0.0, 0.0, 0.0, -1};
+    double worst = 0.0;
+    for (int j = 0; j < joint_count; ++j) {
+        if (!tracks[j])
+            continue;
+        probe p = {clip, j, tracks[j], 0.0, 0.0, 0.0, 0.0};
+        const ossa_raw_joint_track *tk = tracks[j];
+        key_cursor keys[3] = {{tk->translation.times_s, tk->translation.key_count, 0},
+                              {tk->rotation.times_s, tk->rotation.key_count, 0},
+                              {tk->scale.times_s, tk->scale.key_count, 0}};
+        double et = 0.0, er = 0.0, es = 0.0;
+        if (frame_count < 2) {
+            /* One frame holds; the source may still move at its keys. */
+            for (int c = 0; c < 3; ++c)
+                for (int k = 0; k < keys[c].count; ++k)
+                    if (keys[c].times[k] >= 0.0f && keys[c].times[k] <= duration)
+                        probe_at(&p, keys[c].times[k]);
+            et = p.t, er = p.r, es = p.s;
+        }
+        for (int f = 0; f + 1 < frame_count; ++f) {
+            const double a = duration * f / (frame_count - 1);
+            const double b = f + 2 == frame_count ? duration : duration * (f + 1) / (frame_count - 1);
+            measure_interval(&p, a, b, keys);
+            et = fmax(et, p.t);
+            er = fmax(er, p.r);
+            es = fmax(es, p.s);
+        }
+        result.translation = fmax(result.translation, et);
+        result.rotation_deg = fmax(result.rotation_deg, er);
+        result.scale = fmax(result.scale, es);
+        const double relative = fmax(et / (1.0 + p.magnitude), fmax(es, er / 180.0));
+        if (relative > worst) {
+            worst = relative;
+            result.worst_joint = j;
+        }
+    }
     return result;
 }

@@ -65,13 +65,12 @@ double ossai_instant_eps(double t)
  * before the first key. */
 static int find_key(const float *times, int count, double t)
 {
-    const double eps = ossai_instant_eps(t);
-    if (t < (double)times[0] - eps)
+    if (t < (double)times[0])
         return -1;
     int lo = 0, hi = count - 1;
     while (lo < hi) {
         int mid = (lo + hi + 1) / 2;
-        if ((double)times[mid] <= t + eps)
+        if ((double)times[mid] <= t)
             lo = mid;
         else
             hi = mid - 1;
@@ -79,16 +78,21 @@ static int find_key(const float *times, int count, double t)
     return lo;
 }
 
-/* Position in [0, 1] of t in the segment [t0, t0 + dt] that find_key chose.
- * A time at the key (ossai_instant_eps) has position 0, so a frame time
- * computed as f * frame_dt in double, a little off the float key time,
- * reproduces the key exactly instead of a hair of the next segment. */
+/* The last key within an instant of t (ossai_instant_eps), or -1. */
+static int key_at(const float *times, int count, double t)
+{
+    const double eps = ossai_instant_eps(t);
+    const int k = find_key(times, count, t + eps);
+    return k >= 0 && (double)times[k] >= t - eps ? k : -1;
+}
+
+/* Position in [0, 1] of t in the segment [t0, t0 + dt]. */
 static double segment_position(double t, double t0, double dt)
 {
-    if (t - t0 <= ossai_instant_eps(t0) || !(dt > 0.0))
-        return dt > 0.0 ? 0.0 : 1.0;
+    if (!(dt > 0.0))
+        return 1.0;
     const double s = (t - t0) / dt;
-    return s > 1.0 ? 1.0 : s;
+    return s < 0.0 ? 0.0 : (s > 1.0 ? 1.0 : s);
 }
 
 /* Hermite basis of glTF's cubic spline at s in [0, 1]. */
@@ -150,6 +154,50 @@ ossai_dquat ossai_curve_quat_eval(const ossa_raw_track_quat *tr, double t)
         return dq_normalize(r);
     }
     return dq_slerp(dq_normalize(a), dq_normalize(b), s); /* glTF: LINEAR rotation is slerp */
+}
+
+ossai_dvec3 ossai_curve3_bake(const ossa_raw_track3 *tr, double t)
+{
+    const int k = key_at(tr->times_s, tr->key_count, t);
+    return k >= 0 ? dv(tr->values[k]) : ossai_curve3_eval(tr, t);
+}
+
+ossai_dquat ossai_curve_quat_bake(const ossa_raw_track_quat *tr, double t)
+{
+    const int k = key_at(tr->times_s, tr->key_count, t);
+    return k >= 0 ? dq_normalize(dq(tr->values[k])) : ossai_curve_quat_eval(tr, t);
+}
+
+double ossai_curve3_max_second_derivative(const ossa_raw_track3 *tr, double t0, double t1)
+{
+    const int n = tr->key_count;
+    if (tr->interpolation != OSSA_INTERP_CUBICSPLINE || n < 2)
+        return 0.0;
+    /* Every segment touching [t0, t1]. */
+    int first = find_key(tr->times_s, n, t0), last = find_key(tr->times_s, n, t1);
+    first = first < 0 ? 0 : first;
+    last = last > n - 2 ? n - 2 : last;
+    double m = 0.0;
+    for (int i = first; i <= last; ++i) {
+        const double dt = (double)tr->times_s[i + 1] - tr->times_s[i];
+        if (!(dt > 0.0))
+            continue;
+        const dvec3 a = dv(tr->values[i]), b = dv(tr->values[i + 1]);
+        const dvec3 m0 = dv(tr->out_tangents[i]), m1 = dv(tr->in_tangents[i + 1]);
+        /* d2p/ds2 of the Hermite basis at s = 0 and s = 1, over dt^2. */
+        const double d[3] = {b.x - a.x, b.y - a.y, b.z - a.z};
+        const double t0_[3] = {m0.x * dt, m0.y * dt, m0.z * dt};
+        const double t1_[3] = {m1.x * dt, m1.y * dt, m1.z * dt};
+        double start = 0.0, end = 0.0;
+        for (int c = 0; c < 3; ++c) {
+            const double p0 = 6.0 * d[c] - 4.0 * t0_[c] - 2.0 * t1_[c];
+            const double p1 = -6.0 * d[c] + 2.0 * t0_[c] + 4.0 * t1_[c];
+            start += p0 * p0;
+            end += p1 * p1;
+        }
+        m = fmax(m, sqrt(fmax(start, end)) / (dt * dt));
+    }
+    return m;
 }
 
 ossa_float3 ossa_raw_track3_eval(const ossa_raw_track3 *track, float t_s)
