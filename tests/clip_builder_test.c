@@ -723,6 +723,27 @@ TEST(clip_rejects_too_many_frames)
     ossa_skeleton_free(sk, NULL);
 }
 
+TEST(keys_within_one_instant_make_a_one_frame_clip)
+{
+    ossa_skeleton *sk = chain(2);
+    REQUIRE(sk);
+    /* Found by roundtrip_fuzz: a denormal span gave two frames at rate inf. */
+    float times[2] = {0.0f, 7.2e-43f};
+    ossa_float3 v[2] = {{0, 0, 0}, {1, 0, 0}};
+    ossa_raw_joint_track t = {"j1", {times, v, NULL, NULL, 2, OSSA_INTERP_LINEAR}, {0}, {0}};
+    const float durations[3] = {0.0f, 1e-30f, 2e-6f}; /* from the keys, and explicit */
+    for (int d = 0; d < 3; ++d) {
+        ossa_clip_build_report report;
+        ossa_clip *clip = build_one(sk, &t, 1, durations[d], 0.0f, &report, NULL);
+        REQUIRE(clip);
+        CHECK_INT(ossa_clip_frame_count(clip), 1);
+        CHECK(ossa_clip_rate(clip) == 0.0f && ossa_clip_duration(clip) == 0.0f);
+        CHECK_RESULT(ossa_clip_validate(clip, ossa_clip_bytes(clip), NULL, NULL), OSSA_OK);
+        ossa_clip_free(clip, NULL);
+    }
+    ossa_skeleton_free(sk, NULL);
+}
+
 TEST(clip_build_fails_cleanly_at_every_allocation)
 {
     ts_rng r = ts_rng_make(108);
@@ -765,4 +786,5 @@ UTEST_MAIN(linear_keys_are_reproduced_exactly_at_key_times,
            clip_rejects_unsorted_keys_naming_joint_and_key,
            clip_rejects_non_finite_keys_naming_joint_and_key,
            clip_rejects_tracks_that_match_no_joint, clip_rejects_too_many_frames,
+           keys_within_one_instant_make_a_one_frame_clip,
            clip_build_fails_cleanly_at_every_allocation)

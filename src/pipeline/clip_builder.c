@@ -208,6 +208,10 @@ static ossa_result build(const ossa_raw_clip *raw, const ossa_skeleton *skeleton
     if (!isfinite(duration) || duration < 0.0)
         return ossa_error_set(error, OSSA_ERR_CLIP_BAD_KEYS, -1, -1,
                               "clip '%s': duration %g s is not valid", clip_name, duration);
+    /* A duration within one instant of 0 is a single frame: spread over two
+     * frames, 1e-43 s would need an infinite rate. */
+    if (duration < ossai_instant_eps(0.0))
+        duration = 0.0;
 
     /* Rate and frame count: a whole number of frames spans the duration. */
     double rate = options->rate > 0.0f ? (double)options->rate : auto_rate(tracks, joint_count);
