@@ -723,6 +723,28 @@ TEST(clip_rejects_too_many_frames)
     ossa_skeleton_free(sk, NULL);
 }
 
+TEST(clip_rejects_a_spline_that_leaves_float_range)
+{
+    ossa_skeleton *sk = chain(3);
+    REQUIRE(sk);
+    /* Finite keys and tangents whose Hermite spline peaks above FLT_MAX. */
+    float times[2] = {0.0f, 1.0f};
+    ossa_float3 v[2] = {{3e38f, 0, 0}, {3e38f, 0, 0}};
+    ossa_float3 in[2] = {{-3e38f, 0, 0}, {-3e38f, 0, 0}};
+    ossa_float3 out[2] = {{3e38f, 0, 0}, {3e38f, 0, 0}};
+    ossa_raw_joint_track t = {"j2", {0}, {0}, {times, v, in, out, 2, OSSA_INTERP_CUBICSPLINE}};
+    expect_error(sk, &t, 1, 0, 0, OSSA_ERR_CLIP_BAD_KEYS, 2, "'j2' scale leaves the float range");
+    /* Near the limit but inside it, the clip builds and validates. */
+    v[0].x = v[1].x = 1e38f;
+    ossa_clip_build_report report;
+    ossa_clip *clip = build_one(sk, &t, 1, 0, 10.0f, &report, NULL);
+    REQUIRE(clip);
+    CHECK_RESULT(ossa_clip_validate(clip, ossa_clip_bytes(clip), NULL, NULL), OSSA_OK);
+    CHECK(report.max_scale_error >= 0.0f && isfinite(report.max_scale_error));
+    ossa_clip_free(clip, NULL);
+    ossa_skeleton_free(sk, NULL);
+}
+
 TEST(keys_within_one_instant_make_a_one_frame_clip)
 {
     ossa_skeleton *sk = chain(2);
@@ -786,5 +808,6 @@ UTEST_MAIN(linear_keys_are_reproduced_exactly_at_key_times,
            clip_rejects_unsorted_keys_naming_joint_and_key,
            clip_rejects_non_finite_keys_naming_joint_and_key,
            clip_rejects_tracks_that_match_no_joint, clip_rejects_too_many_frames,
+           clip_rejects_a_spline_that_leaves_float_range,
            keys_within_one_instant_make_a_one_frame_clip,
            clip_build_fails_cleanly_at_every_allocation)

@@ -306,6 +306,16 @@ static ossa_result build(const ossa_raw_clip *raw, const ossa_skeleton *skeleton
                     ossai_dvec3 v = ossai_curve3_bake(&tk->scale, t);
                     sc = ossai_f3((float)v.x, (float)v.y, (float)v.z);
                 }
+                /* Finite keys can still make a spline overshoot float range. */
+                if (!ossai_isfinite3(tr) || !ossai_isfinite3(sc)) {
+                    const char *what = ossai_isfinite3(tr) ? "scale" : "translation";
+                    ossa_free(allocator, c);
+                    return ossa_error_set(error, OSSA_ERR_CLIP_BAD_KEYS, (int)j, -1,
+                                          "clip '%s': joint '%s' %s leaves the float range "
+                                          "at %g s",
+                                          clip_name, ossa_skeleton_joint_name(skeleton, (int)j),
+                                          what, t);
+                }
                 q = ossai_quat_normalize(q);
                 /* Keep consecutive frames on one hemisphere: the runtime's
                  * lerp then never has to cross it. */
