@@ -240,7 +240,7 @@ TEST(one_full_weight_layer_passes_its_pose_through)
         ossa_transform out = blend_one_joint(&layer, 1, NULL, 0, ts_transform(&r, TS_SCALE_ANY), 0);
         CHECK(memcmp(&out.translation, &pose.translation, sizeof out.translation) == 0);
         CHECK(memcmp(&out.scale, &pose.scale, sizeof out.scale) == 0);
-        CHECK_NEAR(ts_quat_angle(out.rotation, ts_dquat_from(pose.rotation)), 0, 1e-6);
+        CHECK_NEAR(ts_quat_angle(out.rotation, ts_dquat_from(pose.rotation)), 0, BLEND_ANGLE_TOL);
     }
 }
 

@@ -15,6 +15,12 @@
 /* An inverse divides by the determinant (>= 1/8 for scales >= 0.5): its
  * rounding errors grow with 1/det, and the product back with the scale. */
 #define INVERSE_TOL 2e-5
+/* Angles between random rotations, from a float quaternion product and
+ * atan2: a few roundings of components <= 1, i.e. ~1e-6 rad, with margin. */
+#define ANGLE_TOL 1e-5
+/* atan2 of the vector and scalar parts keeps small angles to their own
+ * relative rounding: 1e-4 rad * a few 2^-24. */
+#define SMALL_ANGLE_TOL 1e-9
 
 static double quat_diff(ossa_quat a, ts_dquat b)
 {
@@ -116,14 +122,13 @@ TEST(quat_angle_matches_double_and_ignores_sign)
         ossa_quat nb = {-b.x, -b.y, -b.z, -b.w};
         worst = fmax(worst, fabs(ossa_quat_angle(a, nb) - e));
     }
-    /* acos-free: float rounding of the relative rotation's parts, in radians. */
-    CHECK_NEAR(worst, 0, 1e-5);
+    CHECK_NEAR(worst, 0, ANGLE_TOL);
     /* Small angles stay accurate (2 acos(w) would round 1e-4 rad to 0 or 3e-4). */
     ossa_quat id = {0, 0, 0, 1};
     ossa_quat tiny = ossa_quat_from_axis_angle((ossa_float3){0, 1, 0}, 1e-4f);
-    CHECK_NEAR(ossa_quat_angle(id, tiny), 1e-4, 1e-9);
+    CHECK_NEAR(ossa_quat_angle(id, tiny), 1e-4, SMALL_ANGLE_TOL);
     CHECK_NEAR(ossa_quat_angle(id, ossa_quat_from_axis_angle((ossa_float3){1, 0, 0}, 3.0f)), 3.0,
-               1e-6);
+               ANGLE_TOL);
 }
 
 TEST(mat34_from_transform_matches_double)

@@ -23,6 +23,11 @@
 #define SAMPLE_TOL 2e-4
 /* The same for rotations, as an angle in radians (keys at most pi apart). */
 #define SAMPLE_ANGLE_TOL 4e-4
+/* One float rounding of a value <= 4 (a duration, a rate). */
+#define FLOAT_TOL 1e-6
+/* A stored rotation key is the source key renormalised (double, then float,
+ * then float again): a few roundings of 2^-24 per component. */
+#define KEY_ANGLE_TOL 1e-6
 
 typedef struct clip_fixture {
     int joints, frames;
@@ -163,7 +168,7 @@ static void check_against_reference(ossa_wrap wrap, ossa_rotation_interp interp,
     enum { N = 400 };
     float times[N];
     const double d = ossa_clip_duration(f.clip);
-    CHECK_NEAR(d, 90 / RATE, 1e-6);
+    CHECK_NEAR(d, 90 / RATE, FLOAT_TOL);
     for (int i = 0; i < N; ++i)
         times[i] = (float)ts_uniform(&r, -3 * d, 3 * d);
     ossa_transform *out = malloc(sizeof *out * N * 37);
@@ -223,7 +228,7 @@ TEST(sampling_is_exact_at_key_times)
             /* The stored key is the source key (rotation normalised). */
             wrong_stored += memcmp(&s.translation, &key(&f, k, j)->translation, 12) != 0 ||
                             memcmp(&s.scale, &key(&f, k, j)->scale, 12) != 0 ||
-                            ts_quat_angle(s.rotation, ts_dquat_from(key(&f, k, j)->rotation)) > 1e-6;
+                            ts_quat_angle(s.rotation, ts_dquat_from(key(&f, k, j)->rotation)) > KEY_ANGLE_TOL;
             for (int w = 0; w < 2; ++w) {
                 ossa_transform one = ossa_clip_sample_joint(f.clip, j, times[w], OSSA_ROTATION_NLERP);
                 if (!same_bits(&one, &s) && wrong_joint++ < 3)

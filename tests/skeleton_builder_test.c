@@ -17,6 +17,10 @@
  * in [0.8, 1.25]: each level adds about five float roundings (2^-24) relative
  * to the magnitude of the result: 60 * 5 * 6e-8 = 1.8e-5 of (1 + |value|). */
 #define HIERARCHY_REL_TOL 2e-5
+/* A rest rotation renormalised by the builder: a few roundings of 2^-24. */
+#define KEY_ANGLE_TOL 1e-6
+/* One float rounding of a component <= 1. */
+#define FLOAT_TOL 1e-7
 
 typedef struct raw_tree {
     int n;
@@ -127,7 +131,7 @@ static void check_numbering(bool breadth_first)
                 bad_rest += memcmp(&rest[k].translation, &t.joints[i].rest.translation,
                                    sizeof(ossa_float3)) != 0 ||
                             memcmp(&rest[k].scale, &t.joints[i].rest.scale, sizeof(ossa_float3)) != 0 ||
-                            ts_quat_angle(rest[k].rotation, ts_dquat_from(t.joints[i].rest.rotation)) > 1e-6;
+                            ts_quat_angle(rest[k].rotation, ts_dquat_from(t.joints[i].rest.rotation)) > KEY_ANGLE_TOL;
                 int d = depth_of(t.parents, i);
                 max_depth = d > max_depth ? d : max_depth;
             }
@@ -229,8 +233,8 @@ TEST(skeleton_normalises_rest_rotations)
     REQUIRE(ossa_skeleton_build(&raw, NULL, &sk, NULL, NULL) == OSSA_OK);
     const ossa_transform *rest = ossa_skeleton_rest_pose(sk);
     CHECK(rest[0].rotation.w == 1.0f);
-    CHECK_NEAR(rest[1].rotation.y, sqrt(0.5), 1e-7);
-    CHECK_NEAR(rest[1].rotation.w, sqrt(0.5), 1e-7);
+    CHECK_NEAR(rest[1].rotation.y, sqrt(0.5), FLOAT_TOL);
+    CHECK_NEAR(rest[1].rotation.w, sqrt(0.5), FLOAT_TOL);
     CHECK_INT(ossa_skeleton_find_joint(sk, "b"), 1);
     CHECK_INT(ossa_skeleton_find_joint(sk, "c"), -1);
     CHECK_INT(ossa_skeleton_find_joint(sk, NULL), -1);
