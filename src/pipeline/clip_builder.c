@@ -1,10 +1,10 @@
 /* clip_builder.c - raw curves (STEP / LINEAR / CUBICSPLINE, arbitrary key
  * times) -> uniform-rate runtime clip, with the error the resampling makes.
  *
- * Curves are evaluated in double precision with glTF 2.0 semantics. The rate
- * is chosen so that source keys fall on frames when they can; the error is
- * then measured by comparing what the runtime sampler will return against the
- * source curve at every source key and at points inside every frame. */
+ * Curves are evaluated in double precision with glTF 2.0 semantics
+ * (raw_curve.c). The rate is chosen so that source keys fall on frames when
+ * they can; the error the runtime sampler then makes against the source
+ * curves is measured by clip_error.c. */
 #include "ossa/clip_builder.h"
 
 #include <math.h>
