@@ -49,17 +49,23 @@ ossa_quat ts_quat(ts_rng *r)
 
 ossa_transform ts_transform(ts_rng *r, ts_scale scale)
 {
+    return ts_transform_range(r, scale, 0.5, 2.0);
+}
+
+ossa_transform ts_transform_range(ts_rng *r, ts_scale scale, double scale_min, double scale_max)
+{
     ossa_transform t;
     t.translation = (ossa_float3){(float)ts_uniform(r, -1, 1), (float)ts_uniform(r, -1, 1),
                                   (float)ts_uniform(r, -1, 1)};
     t.rotation = ts_quat(r);
-    float s = (float)ts_uniform(r, 0.5, 2.0);
+    float s = (float)ts_uniform(r, scale_min, scale_max);
     switch (scale) {
     case TS_SCALE_ONE: t.scale = (ossa_float3){1, 1, 1}; break;
     case TS_SCALE_UNIFORM: t.scale = (ossa_float3){s, s, s}; break;
     case TS_SCALE_ANY:
     default:
-        t.scale = (ossa_float3){s, (float)ts_uniform(r, 0.5, 2.0), (float)ts_uniform(r, 0.5, 2.0)};
+        t.scale = (ossa_float3){s, (float)ts_uniform(r, scale_min, scale_max),
+                                (float)ts_uniform(r, scale_min, scale_max)};
         break;
     }
     return t;
@@ -74,6 +80,28 @@ void ts_parents(ts_rng *r, int n, int roots, uint16_t *parents)
             /* Favour recent joints so chains get deep, like limbs. */
             parents[i] = (uint16_t)(ts_int(r, 4) ? i - 1 - ts_int(r, i < 4 ? i : 4) : ts_int(r, i));
     }
+}
+
+void ts_raw_parents(ts_rng *r, int n, int roots, int *parents)
+{
+    uint16_t *flat = malloc(sizeof *flat * (size_t)n);
+    int *position = malloc(sizeof *position * (size_t)n); /* flat index -> raw index */
+    if (!flat || !position) {
+        fprintf(stderr, "ts_raw_parents: out of memory\n");
+        exit(1);
+    }
+    ts_parents(r, n, roots, flat);
+    for (int i = 0; i < n; ++i)
+        position[i] = i;
+    for (int i = n - 1; i > 0; --i) { /* Fisher-Yates */
+        int k = ts_int(r, i + 1), tmp = position[i];
+        position[i] = position[k];
+        position[k] = tmp;
+    }
+    for (int i = 0; i < n; ++i)
+        parents[position[i]] = flat[i] == 0xFFFFu ? -1 : position[flat[i]];
+    free(flat);
+    free(position);
 }
 
 ts_dmat ts_dmat_identity(void)
@@ -186,6 +214,88 @@ double ts_quat_angle(ossa_quat a, ts_dquat b)
     return 2.0 * acos(d > 1.0 ? 1.0 : d);
 }
 
+double ts_dquat_angle(ts_dquat a, ts_dquat b)
+{
+    a = ts_dquat_normalize(a);
+    b = ts_dquat_normalize(b);
+    /* atan2 of the relative rotation's vector and scalar parts: accurate near 0. */
+    ts_dquat c = {-a.x, -a.y, -a.z, a.w};
+    ts_dquat d = ts_dquat_mul(c, b);
+    return 2.0 * atan2(sqrt(d.x * d.x + d.y * d.y + d.z * d.z), fabs(d.w));
+}
+
+static ts_dquat shortest(ts_dquat a, ts_dquat b)
+{
+    if (a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w < 0) {
+        ts_dquat n = {-b.x, -b.y, -b.z, -b.w};
+        return n;
+    }
+    return b;
+}
+
+ts_dquat ts_dquat_nlerp(ts_dquat a, ts_dquat b, double t)
+{
+    b = shortest(a, b);
+    ts_dquat r = {a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t,
+                  a.w + (b.w - a.w) * t};
+    return ts_dquat_normalize(r);
+}
+
+ts_dquat ts_dquat_slerp(ts_dquat a, ts_dquat b, double t)
+{
+    a = ts_dquat_normalize(a);
+    b = shortest(a, ts_dquat_normalize(b));
+    double theta = ts_dquat_angle(a, b) / 2.0; /* half the rotation angle */
+    if (theta < 1e-9)
+        return ts_dquat_nlerp(a, b, t);
+    double wa = sin((1 - t) * theta) / sin(theta), wb = sin(t * theta) / sin(theta);
+    ts_dquat r = {a.x * wa + b.x * wb, a.y * wa + b.y * wb, a.z * wa + b.z * wb,
+                  a.w * wa + b.w * wb};
+    return ts_dquat_normalize(r);
+}
+
+static void recurse(const int *parents, const ossa_transform *local, int n, int joint,
+                    const ts_dmat *parent_model, ts_dmat *model)
+{
+    ts_dmat m = ts_dmat_from_transform(local[joint]);
+    model[joint] = parent_model ? ts_dmat_mul(parent_model, &m) : m;
+    for (int c = 0; c < n; ++c)
+        if (parents[c] == joint)
+            recurse(parents, local, n, c, &model[joint], model);
+}
+
+void ts_model_by_recursion(const int *parents, const ossa_transform *local, int n,
+                           ts_dmat *model)
+{
+    for (int i = 0; i < n; ++i)
+        if (parents[i] < 0)
+            recurse(parents, local, n, i, NULL, model);
+}
+
+void ts_model_flat(const uint16_t *parents, const ossa_transform *local, int n,
+                   const ts_dmat *root, ts_dmat *model)
+{
+    for (int i = 0; i < n; ++i) {
+        ts_dmat m = ts_dmat_from_transform(local[i]);
+        if (parents[i] != 0xFFFFu)
+            model[i] = ts_dmat_mul(&model[parents[i]], &m);
+        else
+            model[i] = root ? ts_dmat_mul(root, &m) : m;
+    }
+}
+
+void *ts_exact_copy(const void *data, size_t bytes)
+{
+    void *p = NULL;
+    if (posix_memalign(&p, 16, bytes ? bytes : 1) != 0) {
+        fprintf(stderr, "ts_exact_copy: out of memory\n");
+        exit(1);
+    }
+    if (bytes)
+        memcpy(p, data, bytes);
+    return p;
+}
+
 const char *ts_models_dir(void)
 {
     const char *env = getenv("OSSA_MODELS");
@@ -223,8 +333,10 @@ static void *failing_alloc(size_t bytes, size_t alignment, void *user)
     ts_failing_allocator *a = (ts_failing_allocator *)user;
     if (a->count++ == a->fail_at)
         return NULL;
+    if (alignment < sizeof(void *))
+        alignment = sizeof(void *);
     size_t rounded = (bytes + alignment - 1) / alignment * alignment;
-    void *p = aligned_alloc(alignment < sizeof(void *) ? sizeof(void *) : alignment, rounded);
+    void *p = aligned_alloc(alignment, rounded);
     if (p)
         a->live++;
     return p;

@@ -28,9 +28,15 @@ typedef enum ts_scale { TS_SCALE_ONE, TS_SCALE_UNIFORM, TS_SCALE_ANY } ts_scale;
 /* Random transform: translation in [-1, 1]^3, random rotation, scale per mode
  * in [0.5, 2]. */
 ossa_transform ts_transform(ts_rng *r, ts_scale scale);
+/* The same with the scale drawn from [scale_min, scale_max): deep chains need
+ * scales near 1, or their products leave float range. */
+ossa_transform ts_transform_range(ts_rng *r, ts_scale scale, double scale_min, double scale_max);
 /* Random parents for n joints with parents[i] < i (several roots when
  * roots > 1; joint 0 is always a root). */
 void ts_parents(ts_rng *r, int n, int roots, uint16_t *parents);
+/* A random raw tree as a pipeline receives it: the joints of ts_parents in a
+ * random order, parents[i] the raw index of i's parent or -1. */
+void ts_raw_parents(ts_rng *r, int n, int roots, int *parents);
 
 /* ---- double precision reference ---- */
 typedef struct ts_dmat {
@@ -52,6 +58,22 @@ ts_dquat ts_dquat_mul(ts_dquat a, ts_dquat b);
 ts_dquat ts_dquat_normalize(ts_dquat q);
 /* Angle in radians between two rotations (sign-insensitive). */
 double ts_quat_angle(ossa_quat a, ts_dquat b);
+double ts_dquat_angle(ts_dquat a, ts_dquat b);
+/* Normalised lerp and spherical lerp, both along the shortest arc. */
+ts_dquat ts_dquat_nlerp(ts_dquat a, ts_dquat b, double t);
+ts_dquat ts_dquat_slerp(ts_dquat a, ts_dquat b, double t);
+/* Model transforms of a raw tree (parents in any order, -1 for roots) by a
+ * recursive walk from each root: model[i] = model[parent[i]] * local[i]. */
+void ts_model_by_recursion(const int *parents, const ossa_transform *local, int n,
+                           ts_dmat *model);
+/* The same for a flattened skeleton (parents[i] < i or 0xFFFF). */
+void ts_model_flat(const uint16_t *parents, const ossa_transform *local, int n,
+                   const ts_dmat *root, ts_dmat *model);
+
+/* ---- memory ---- */
+/* A copy of bytes in memory of exactly that size (so that ASan reports a read
+ * one byte past it), aligned to 16 as ossa_blob_open requires. Free with free(). */
+void *ts_exact_copy(const void *data, size_t bytes);
 
 /* ---- files ---- */
 /* The folder with the shared real models ($OSSA_MODELS, else the build's
@@ -71,5 +93,20 @@ typedef struct ts_failing_allocator {
 } ts_failing_allocator;
 
 void ts_failing_allocator_init(ts_failing_allocator *a, int fail_at);
+
+/* ---- pipeline helpers (tests that link the pipeline) ---- */
+struct ossa_skeleton;
+struct ossa_clip;
+/* A skeleton of n joints named "j0", "j1"... with parents[i] < i (or 0xFFFF)
+ * and the given rest pose, numbered as given (the builder keeps a
+ * depth-first order; ts_parents makes one). NULL on failure. */
+struct ossa_skeleton *ts_skeleton_make(const uint16_t *parents, const ossa_transform *rest,
+                                       int n);
+/* A clip of `frames` frames at `rate` Hz whose frame f is keys[f * n + j] for
+ * joint j, built through the clip builder from keys on its frame grid;
+ * step[j] (may be NULL) holds STEP bits 1 translation, 2 rotation, 4 scale.
+ * NULL on failure. Free with ossa_clip_free(clip, NULL). */
+struct ossa_clip *ts_clip_make(const struct ossa_skeleton *skeleton, const ossa_transform *keys,
+                               int frames, float rate, const uint8_t *step, const char *name);
 
 #endif /* OSSA_TEST_SUPPORT_H */

@@ -1,173 +1,22 @@
 /* clip_builder.c - raw curves (STEP / LINEAR / CUBICSPLINE, arbitrary key
  * times) -> uniform-rate runtime clip, with the error the resampling makes.
  *
- * Curves are evaluated in double precision with glTF 2.0 semantics. The rate
- * is chosen so that source keys fall on frames when they can; the error is
- * then measured by comparing what the runtime sampler will return against the
- * source curve at every source key and at points inside every frame. */
+ * Curves are evaluated in double precision with glTF 2.0 semantics
+ * (raw_curve.c). The rate is chosen so that source keys fall on frames when
+ * they can; the error the runtime sampler then makes against the source
+ * curves is measured by clip_error.c. */
 #include "ossa/clip_builder.h"
 
 #include <math.h>
 #include <string.h>
 
+#include "clip_error.h"
 #include "format.h"
 #include "math_internal.h"
+#include "raw_curve.h"
 
-#define RAD_TO_DEG 57.29577951308232
-/* Key times within this many seconds of a frame time count as on it. */
-#define TIME_EPS 1e-5
 #define MIN_AUTO_RATE 24.0
 #define MAX_ALIGN_RATE 240
-
-typedef struct dquat {
-    double x, y, z, w;
-} dquat;
-
-typedef struct dvec3 {
-    double x, y, z;
-} dvec3;
-
-static dvec3 dv(ossa_float3 v)
-{
-    dvec3 r = {v.x, v.y, v.z};
-    return r;
-}
-
-static dquat dq(ossa_quat q)
-{
-    dquat r = {q.x, q.y, q.z, q.w};
-    return r;
-}
-
-static dquat dq_normalize(dquat q)
-{
-    double len = sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
-    if (!(len > 0.0) || !isfinite(len)) {
-        dquat id = {0, 0, 0, 1};
-        return id;
-    }
-    dquat r = {q.x / len, q.y / len, q.z / len, q.w / len};
-    return r;
-}
-
-static dquat dq_slerp(dquat a, dquat b, double t)
-{
-    double d = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
-    if (d < 0.0) {
-        d = -d;
-        b.x = -b.x, b.y = -b.y, b.z = -b.z, b.w = -b.w;
-    }
-    double wa, wb;
-    if (d > 1.0 - 1e-12) {
-        wa = 1.0 - t;
-        wb = t;
-    } else {
-        double theta = acos(d), s = sin(theta);
-        wa = sin((1.0 - t) * theta) / s;
-        wb = sin(t * theta) / s;
-    }
-    dquat r = {a.x * wa + b.x * wb, a.y * wa + b.y * wb, a.z * wa + b.z * wb,
-               a.w * wa + b.w * wb};
-    return dq_normalize(r);
-}
-
-/* Index of the segment [i, i + 1] holding t: the last key with time <= t
- * (ties resolve to the later key, so a repeated time is a jump). Returns -1
- * before the first key. */
-static int find_key(const float *times, int count, double t)
-{
-    if (t < (double)times[0] - TIME_EPS)
-        return -1;
-    int lo = 0, hi = count - 1;
-    while (lo < hi) {
-        int mid = (lo + hi + 1) / 2;
-        if ((double)times[mid] <= t + TIME_EPS)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return lo;
-}
-
-/* Hermite basis of glTF's cubic spline at s in [0, 1]. */
-static void hermite(double s, double *h00, double *h10, double *h01, double *h11)
-{
-    double s2 = s * s, s3 = s2 * s;
-    *h00 = 2 * s3 - 3 * s2 + 1;
-    *h10 = s3 - 2 * s2 + s;
-    *h01 = -2 * s3 + 3 * s2;
-    *h11 = s3 - s2;
-}
-
-static dvec3 eval3(const ossa_raw_track3 *tr, double t)
-{
-    const int n = tr->key_count;
-    int i = find_key(tr->times_s, n, t);
-    if (i < 0)
-        return dv(tr->values[0]);
-    if (i >= n - 1 || tr->interpolation == OSSA_INTERP_STEP)
-        return dv(tr->values[i]);
-    const double t0 = tr->times_s[i], t1 = tr->times_s[i + 1], dt = t1 - t0;
-    double s = dt > 0.0 ? (t - t0) / dt : 1.0;
-    s = s < 0.0 ? 0.0 : (s > 1.0 ? 1.0 : s);
-    const dvec3 a = dv(tr->values[i]), b = dv(tr->values[i + 1]);
-    dvec3 r;
-    if (tr->interpolation == OSSA_INTERP_CUBICSPLINE) {
-        double h00, h10, h01, h11;
-        hermite(s, &h00, &h10, &h01, &h11);
-        const dvec3 m0 = dv(tr->out_tangents[i]), m1 = dv(tr->in_tangents[i + 1]);
-        r.x = h00 * a.x + h10 * dt * m0.x + h01 * b.x + h11 * dt * m1.x;
-        r.y = h00 * a.y + h10 * dt * m0.y + h01 * b.y + h11 * dt * m1.y;
-        r.z = h00 * a.z + h10 * dt * m0.z + h01 * b.z + h11 * dt * m1.z;
-        return r;
-    }
-    r.x = a.x + (b.x - a.x) * s;
-    r.y = a.y + (b.y - a.y) * s;
-    r.z = a.z + (b.z - a.z) * s;
-    return r;
-}
-
-static dquat eval_quat(const ossa_raw_track_quat *tr, double t)
-{
-    const int n = tr->key_count;
-    int i = find_key(tr->times_s, n, t);
-    if (i < 0)
-        return dq_normalize(dq(tr->values[0]));
-    if (i >= n - 1 || tr->interpolation == OSSA_INTERP_STEP)
-        return dq_normalize(dq(tr->values[i]));
-    const double t0 = tr->times_s[i], t1 = tr->times_s[i + 1], dt = t1 - t0;
-    double s = dt > 0.0 ? (t - t0) / dt : 1.0;
-    s = s < 0.0 ? 0.0 : (s > 1.0 ? 1.0 : s);
-    const dquat a = dq(tr->values[i]), b = dq(tr->values[i + 1]);
-    if (tr->interpolation == OSSA_INTERP_CUBICSPLINE) {
-        double h00, h10, h01, h11;
-        hermite(s, &h00, &h10, &h01, &h11);
-        const dquat m0 = dq(tr->out_tangents[i]), m1 = dq(tr->in_tangents[i + 1]);
-        dquat r = {h00 * a.x + h10 * dt * m0.x + h01 * b.x + h11 * dt * m1.x,
-                   h00 * a.y + h10 * dt * m0.y + h01 * b.y + h11 * dt * m1.y,
-                   h00 * a.z + h10 * dt * m0.z + h01 * b.z + h11 * dt * m1.z,
-                   h00 * a.w + h10 * dt * m0.w + h01 * b.w + h11 * dt * m1.w};
-        return dq_normalize(r);
-    }
-    return dq_slerp(dq_normalize(a), dq_normalize(b), s); /* glTF: LINEAR rotation is slerp */
-}
-
-ossa_float3 ossa_raw_track3_eval(const ossa_raw_track3 *track, float t_s)
-{
-    ossa_float3 zero = {0.0f, 0.0f, 0.0f};
-    if (!track || track->key_count <= 0 || !track->times_s || !track->values)
-        return zero;
-    dvec3 v = eval3(track, t_s);
-    return ossai_f3((float)v.x, (float)v.y, (float)v.z);
-}
-
-ossa_quat ossa_raw_track_quat_eval(const ossa_raw_track_quat *track, float t_s)
-{
-    if (!track || track->key_count <= 0 || !track->times_s || !track->values)
-        return ossai_quat(0.0f, 0.0f, 0.0f, 1.0f);
-    dquat q = eval_quat(track, t_s);
-    return ossai_quat((float)q.x, (float)q.y, (float)q.z, (float)q.w);
-}
 
 /* ---- validation of the raw curves ---- */
 
@@ -264,29 +113,26 @@ static ossa_result check_track_quat(const ossa_raw_track_quat *tr, const char *j
 
 /* ---- rate choice ---- */
 
-/* Whether every key time of a track is (nearly) a multiple of 1 / rate. */
+/* Whether every key time of a track is a multiple of 1 / rate, to within a
+ * third of an instant (raw_curve.h). */
 static int on_grid(const float *times, int n, double rate)
 {
     for (int k = 0; k < n; ++k) {
-        double f = (double)times[k] * rate;
-        if (fabs(f - floor(f + 0.5)) > 1e-3)
+        const double t = times[k];
+        if (fabs(t - floor(t * rate + 0.5) / rate) > ossai_instant_eps(t) / 3.0)
             return 0;
     }
     return 1;
 }
 
-typedef struct matched {
-    const ossa_raw_joint_track *track; /* NULL: the joint holds its rest pose */
-} matched;
-
 /* The smallest integer rate <= MAX_ALIGN_RATE putting every key on a frame,
  * raised to a multiple of itself >= MIN_AUTO_RATE; 30 when no rate aligns. */
-static double auto_rate(const matched *joints, int joint_count)
+static double auto_rate(const ossa_raw_joint_track *const *tracks, int joint_count)
 {
     for (int r = 1; r <= MAX_ALIGN_RATE; ++r) {
         int ok = 1;
         for (int j = 0; j < joint_count && ok; ++j) {
-            const ossa_raw_joint_track *t = joints[j].track;
+            const ossa_raw_joint_track *t = tracks[j];
             if (!t)
                 continue;
             ok = on_grid(t->translation.times_s, t->translation.key_count, r) &&
@@ -299,17 +145,10 @@ static double auto_rate(const matched *joints, int joint_count)
     return 30.0;
 }
 
-/* ---- what the runtime will compute between two stored frames ---- */
-
-static double runtime_lerp(float a, float b, double s)
-{
-    float fs = (float)s;
-    return (double)(a * (1.0f - fs) + b * fs);
-}
-
 static ossa_result build(const ossa_raw_clip *raw, const ossa_skeleton *skeleton,
                          const ossa_clip_build_options *options, ossa_clip **out,
-                         ossa_clip_build_report *report, ossa_error *error, matched *joints)
+                         ossa_clip_build_report *report, ossa_error *error,
+                         const ossa_raw_joint_track **tracks)
 {
     const ossa_allocator *allocator = &options->allocator;
     const int joint_count = ossa_skeleton_joint_count(skeleton);
@@ -333,10 +172,10 @@ static ossa_result build(const ossa_raw_clip *raw, const ossa_skeleton *skeleton
                 report->first_unmatched = name;
             continue;
         }
-        if (joints[j].track)
+        if (tracks[j])
             return ossa_error_set(error, OSSA_ERR_CLIP_BAD_KEYS, j, -1,
                                   "clip '%s': joint '%s' has two tracks", clip_name, name);
-        joints[j].track = t;
+        tracks[j] = t;
         report->matched_tracks++;
     }
 
@@ -344,7 +183,7 @@ static ossa_result build(const ossa_raw_clip *raw, const ossa_skeleton *skeleton
     double last_key = 0.0;
     int any_keys = 0;
     for (int j = 0; j < joint_count; ++j) {
-        const ossa_raw_joint_track *t = joints[j].track;
+        const ossa_raw_joint_track *t = tracks[j];
         if (!t)
             continue;
         const int counts[3] = {t->translation.key_count, t->rotation.key_count,
@@ -369,13 +208,19 @@ static ossa_result build(const ossa_raw_clip *raw, const ossa_skeleton *skeleton
     if (!isfinite(duration) || duration < 0.0)
         return ossa_error_set(error, OSSA_ERR_CLIP_BAD_KEYS, -1, -1,
                               "clip '%s': duration %g s is not valid", clip_name, duration);
+    /* A duration within one instant of 0 is a single frame: spread over two
+     * frames, 1e-43 s would need an infinite rate. */
+    if (duration < ossai_instant_eps(0.0))
+        duration = 0.0;
 
     /* Rate and frame count: a whole number of frames spans the duration. */
-    double rate = options->rate > 0.0f ? (double)options->rate : auto_rate(joints, joint_count);
+    double rate = options->rate > 0.0f ? (double)options->rate : auto_rate(tracks, joint_count);
     const int max_frames = options->max_frames > 0 ? options->max_frames : 1000000;
+    /* A duration within a third of an instant of whole frames keeps the rate
+     * (and the keys on frames); any other is covered by one more frame. */
     double frames_exact = duration * rate;
     double intervals = floor(frames_exact + 0.5);
-    if (fabs(frames_exact - intervals) > 1e-4)
+    if (fabs(duration - intervals / rate) > ossai_instant_eps(duration) / 3.0)
         intervals = ceil(frames_exact);
     if (duration > 0.0 && intervals < 1.0)
         intervals = 1.0;
@@ -420,7 +265,7 @@ static ossa_result build(const ossa_raw_clip *raw, const ossa_skeleton *skeleton
 
     uint8_t *steps = (uint8_t *)c + steps_offset;
     for (int j = 0; j < joint_count; ++j) {
-        const ossa_raw_joint_track *t = joints[j].track;
+        const ossa_raw_joint_track *t = tracks[j];
         if (!t)
             continue;
         uint8_t bits = 0;
@@ -445,21 +290,31 @@ static ossa_result build(const ossa_raw_clip *raw, const ossa_skeleton *skeleton
             ossa_float3 tr = {0.0f, 0.0f, 0.0f}, sc = {1.0f, 1.0f, 1.0f};
             ossa_quat q = {0.0f, 0.0f, 0.0f, 1.0f};
             if (j < (uint32_t)joint_count) {
-                const ossa_raw_joint_track *tk = joints[j].track;
+                const ossa_raw_joint_track *tk = tracks[j];
                 tr = rest[j].translation;
                 q = rest[j].rotation;
                 sc = rest[j].scale;
                 if (tk && tk->translation.key_count > 0) {
-                    dvec3 v = eval3(&tk->translation, t);
+                    ossai_dvec3 v = ossai_curve3_bake(&tk->translation, t);
                     tr = ossai_f3((float)v.x, (float)v.y, (float)v.z);
                 }
                 if (tk && tk->rotation.key_count > 0) {
-                    dquat v = eval_quat(&tk->rotation, t);
+                    ossai_dquat v = ossai_curve_quat_bake(&tk->rotation, t);
                     q = ossai_quat((float)v.x, (float)v.y, (float)v.z, (float)v.w);
                 }
                 if (tk && tk->scale.key_count > 0) {
-                    dvec3 v = eval3(&tk->scale, t);
+                    ossai_dvec3 v = ossai_curve3_bake(&tk->scale, t);
                     sc = ossai_f3((float)v.x, (float)v.y, (float)v.z);
+                }
+                /* Finite keys can still make a spline overshoot float range. */
+                if (!ossai_isfinite3(tr) || !ossai_isfinite3(sc)) {
+                    const char *what = ossai_isfinite3(tr) ? "scale" : "translation";
+                    ossa_free(allocator, c);
+                    return ossa_error_set(error, OSSA_ERR_CLIP_BAD_KEYS, (int)j, -1,
+                                          "clip '%s': joint '%s' %s leaves the float range "
+                                          "at %g s",
+                                          clip_name, ossa_skeleton_joint_name(skeleton, (int)j),
+                                          what, t);
                 }
                 q = ossai_quat_normalize(q);
                 /* Keep consecutive frames on one hemisphere: the runtime's
@@ -483,110 +338,17 @@ static ossa_result build(const ossa_raw_clip *raw, const ossa_skeleton *skeleton
         }
     }
 
-    /* Error: runtime interpolation against the source curve, at every source
-     * key and at a quarter, half and three quarters of every frame. */
-    double err_t = 0.0, err_r = 0.0, err_s = 0.0, worst = 0.0;
-    int worst_joint = -1;
-    for (int j = 0; j < joint_count; ++j) {
-        const ossa_raw_joint_track *tk = joints[j].track;
-        if (!tk)
-            continue;
-        const uint8_t bits = steps[j];
-        /* Times to test: frame interiors, then the key times of all three curves. */
-        const float *key_times[3] = {tk->translation.times_s, tk->rotation.times_s,
-                                     tk->scale.times_s};
-        const int key_counts[3] = {tk->translation.key_count, tk->rotation.key_count,
-                                   tk->scale.key_count};
-        const uint64_t interior = frame_count > 1 ? (uint64_t)(frame_count - 1) * 3 : 0;
-        uint64_t tests = interior;
-        for (int c3 = 0; c3 < 3; ++c3)
-            tests += (uint64_t)key_counts[c3];
-        for (uint64_t k = 0; k < tests; ++k) {
-            double t;
-            if (k < interior) {
-                t = (double)(k / 3) * frame_dt + frame_dt * (double)(k % 3 + 1) * 0.25;
-            } else {
-                uint64_t r = k - interior;
-                int c3 = 0;
-                while (r >= (uint64_t)key_counts[c3])
-                    r -= (uint64_t)key_counts[c3++];
-                t = key_times[c3][r];
-            }
-            if (t < 0.0 || t > duration)
-                continue;
-            /* What the runtime sampler computes at t. */
-            uint32_t f0 = 0;
-            double s = 0.0;
-            if (frame_count > 1) {
-                /* In float, as the sampler computes it (snap included). */
-                float uf = (float)t * (float)frame_rate;
-                if (!(uf > 0.0f))
-                    uf = 0.0f;
-                if (fabsf(uf - floorf(uf + 0.5f)) <= OSSAI_FRAME_SNAP)
-                    uf = floorf(uf + 0.5f);
-                double u = uf;
-                if (u >= (double)(frame_count - 1)) {
-                    f0 = frame_count - 2;
-                    s = 1.0;
-                } else {
-                    f0 = (uint32_t)u;
-                    s = u - f0;
-                }
-            }
-            const float *a = frames + f0 * frame_floats;
-            const float *b = frame_count > 1 ? a + frame_floats : a;
-            const double held = s >= 1.0 ? 1.0 : 0.0; /* STEP: the last frame at the end */
-            if (tk->translation.key_count > 0) {
-                double st = (bits & OSSAI_STEP_T) ? held : s;
-                dvec3 src = eval3(&tk->translation, t);
-                double dx = runtime_lerp(a[OSSAI_TX * stride + j], b[OSSAI_TX * stride + j], st) - src.x;
-                double dy = runtime_lerp(a[OSSAI_TY * stride + j], b[OSSAI_TY * stride + j], st) - src.y;
-                double dz = runtime_lerp(a[OSSAI_TZ * stride + j], b[OSSAI_TZ * stride + j], st) - src.z;
-                double e = sqrt(dx * dx + dy * dy + dz * dz);
-                if (e > err_t)
-                    err_t = e;
-                double rel = e / (1.0 + sqrt(src.x * src.x + src.y * src.y + src.z * src.z));
-                if (rel > worst)
-                    worst = rel, worst_joint = j;
-            }
-            if (tk->scale.key_count > 0) {
-                double ss = (bits & OSSAI_STEP_S) ? held : s;
-                dvec3 src = eval3(&tk->scale, t);
-                double e = fmax(fabs(runtime_lerp(a[OSSAI_SX * stride + j], b[OSSAI_SX * stride + j], ss) - src.x),
-                           fmax(fabs(runtime_lerp(a[OSSAI_SY * stride + j], b[OSSAI_SY * stride + j], ss) - src.y),
-                                fabs(runtime_lerp(a[OSSAI_SZ * stride + j], b[OSSAI_SZ * stride + j], ss) - src.z)));
-                if (e > err_s)
-                    err_s = e;
-                if (e > worst)
-                    worst = e, worst_joint = j;
-            }
-            if (tk->rotation.key_count > 0) {
-                double sr = (bits & OSSAI_STEP_R) ? held : s;
-                ossa_quat qa = ossai_quat(a[OSSAI_QX * stride + j], a[OSSAI_QY * stride + j],
-                                          a[OSSAI_QZ * stride + j], a[OSSAI_QW * stride + j]);
-                ossa_quat qb = ossai_quat(b[OSSAI_QX * stride + j], b[OSSAI_QY * stride + j],
-                                          b[OSSAI_QZ * stride + j], b[OSSAI_QW * stride + j]);
-                ossa_quat q = sr == 0.0 ? qa : (sr == 1.0 ? qb : ossai_quat_nlerp(qa, qb, (float)sr));
-                dquat src = eval_quat(&tk->rotation, t);
-                double d = fabs(q.x * src.x + q.y * src.y + q.z * src.z + q.w * src.w);
-                double e = 2.0 * acos(d > 1.0 ? 1.0 : d) * RAD_TO_DEG;
-                if (e > err_r)
-                    err_r = e;
-                if (e / 180.0 > worst)
-                    worst = e / 180.0, worst_joint = j;
-            }
-        }
-    }
-    c->error_translation = (float)err_t;
-    c->error_rotation_deg = (float)err_r;
-    c->error_scale = (float)err_s;
+    const ossai_clip_error err = ossai_clip_error_measure(c, tracks, duration);
+    c->error_translation = (float)err.translation;
+    c->error_rotation_deg = (float)err.rotation_deg;
+    c->error_scale = (float)err.scale;
     report->rate = (float)frame_rate;
     report->frame_count = (int)frame_count;
     report->duration_s = (float)duration;
-    report->max_translation_error = (float)err_t;
-    report->max_rotation_error_deg = (float)err_r;
-    report->max_scale_error = (float)err_s;
-    report->worst_joint = worst_joint;
+    report->max_translation_error = (float)err.translation;
+    report->max_rotation_error_deg = (float)err.rotation_deg;
+    report->max_scale_error = (float)err.scale;
+    report->worst_joint = err.worst_joint;
     *out = c;
     return OSSA_OK;
 }
@@ -620,12 +382,14 @@ ossa_result ossa_clip_build(const ossa_raw_clip *raw, const ossa_skeleton *skele
                               raw->name ? raw->name : "", (double)raw->duration_s,
                               (double)options->rate);
     const int joint_count = ossa_skeleton_joint_count(skeleton);
-    matched *joints = ossa_alloc(&options->allocator, sizeof(matched) * (size_t)joint_count, 16);
-    if (!joints)
+    /* tracks[j]: the raw track of skeleton joint j, or NULL (rest pose). */
+    const ossa_raw_joint_track **tracks =
+        ossa_alloc(&options->allocator, sizeof *tracks * (size_t)joint_count, 16);
+    if (!tracks)
         return ossa_error_set(error, OSSA_ERR_OUT_OF_MEMORY, -1, -1, "clip: out of memory");
-    memset(joints, 0, sizeof(matched) * (size_t)joint_count);
-    ossa_result r = build(raw, skeleton, options, out, report, error, joints);
-    ossa_free(&options->allocator, joints);
+    memset(tracks, 0, sizeof *tracks * (size_t)joint_count);
+    ossa_result r = build(raw, skeleton, options, out, report, error, tracks);
+    ossa_free(&options->allocator, (void *)tracks);
     return r;
 }
 

@@ -16,10 +16,13 @@
 #include "default_mesh.h"
 #include "ossa/clip_builder.h"
 #include "ossa/skeleton_builder.h"
+#include "math_internal.h"
 
 #define PI 3.14159265358979323846
 #define DEG (PI / 180.0)
 #define KEY_RATE 30
+/* Rest height of the hips above the root (the ground). */
+#define HIPS_Y 0.95
 
 typedef struct joint_def {
     const char *name;
@@ -30,7 +33,7 @@ typedef struct joint_def {
 /* Left side is +x (the character faces +z). Right-side joints mirror x. */
 static const joint_def body[] = {
     {"root", NULL, 0.0f, 0.0f, 0.0f},
-    {"hips", "root", 0.0f, 0.95f, 0.0f},
+    {"hips", "root", 0.0f, (float)HIPS_Y, 0.0f},
     {"spine_01", "hips", 0.0f, 0.10f, 0.0f},
     {"spine_02", "spine_01", 0.0f, 0.12f, 0.0f},
     {"spine_03", "spine_02", 0.0f, 0.13f, 0.0f},
@@ -151,6 +154,16 @@ static void describe(raw_character *rc)
     }
 }
 
+/* Rest offset of a limb joint (left side) from its parent. */
+static ossa_float3 limb_offset(const char *name)
+{
+    for (int i = 0; i < LIMB_COUNT; ++i)
+        if (strcmp(limb[i].name, name) == 0)
+            return (ossa_float3){limb[i].x, limb[i].y, limb[i].z};
+    OSSA_ASSERT(!"no such limb joint");
+    return (ossa_float3){0.0f, 0.0f, 0.0f};
+}
+
 /* ---- gaits ---- */
 
 typedef enum gait { GAIT_CROUCH, GAIT_WALK, GAIT_RUN } gait;
@@ -188,6 +201,21 @@ typedef struct gait_pose {
     double jaw;
 } gait_pose;
 
+static ossa_quat quat_euler(euler e);
+
+/* The left ankle relative to the hips' origin, in the hips' parent frame, for
+ * a pose's hips, thigh and calf rotations (rest offsets from the tables). */
+static ossa_float3 hip_to_ankle(const gait_pose *o)
+{
+    ossa_float3 v = limb_offset("foot_%s");
+    v = ossa_quat_rotate(quat_euler(o->calf[0]), v);
+    const ossa_float3 calf = limb_offset("calf_%s"), thigh = limb_offset("thigh_%s");
+    v = (ossa_float3){v.x + calf.x, v.y + calf.y, v.z + calf.z};
+    v = ossa_quat_rotate(quat_euler(o->thigh[0]), v);
+    v = (ossa_float3){v.x + thigh.x, v.y + thigh.y, v.z + thigh.z};
+    return ossa_quat_rotate(quat_euler(o->hips), v);
+}
+
 static void pose_at(gait g, double p, gait_pose *o)
 {
     memset(o, 0, sizeof *o);
@@ -211,11 +239,10 @@ static void pose_at(gait g, double p, gait_pose *o)
     }
     if (g == GAIT_CROUCH) {
         /* Down into a deep crouch and back up, with a slow look around. The
-         * leg angles solve thigh 0.42 / shin 0.40 with the foot under the hip. */
+         * hips go where the bent legs put the ankles at their rest place, so
+         * the feet stay planted (and the pelvis moves back over them). */
         const double h = 0.5 - 0.5 * c; /* 0 standing, 1 crouched */
         const double alpha = 55.0 * h, gamma = 59.0 * h;
-        o->hips_y = 0.95 - 0.38 * h;
-        o->hips_z = -0.06 * h;
         o->spine = (euler){28.0 * h, 0, 0};
         o->neck = (euler){-12.0 * h, 8.0 * sin(2 * p), 0};
         o->head = (euler){-10.0 * h, 12.0 * sin(2 * p), 0};
@@ -231,9 +258,14 @@ static void pose_at(gait g, double p, gait_pose *o)
             o->finger_curl[side] = 15.0 + 35.0 * h;
         }
         o->jaw = 3.0 * h;
+        gait_pose rest;
+        memset(&rest, 0, sizeof rest);
+        const ossa_float3 bent = hip_to_ankle(o), straight = hip_to_ankle(&rest);
+        o->hips_y = HIPS_Y + (double)straight.y - (double)bent.y;
+        o->hips_z = (double)straight.z - (double)bent.z;
         return;
     }
-    o->hips_y = 0.95 - bob + bob * cos(2.0 * p) - (g == GAIT_RUN ? 0.06 : 0.0);
+    o->hips_y = HIPS_Y - bob + bob * cos(2.0 * p) - (g == GAIT_RUN ? 0.06 : 0.0);
     o->hips_x = sway * s;
     o->hips = (euler){lean * 0.5, twist * s, 2.0 * s};
     o->spine = (euler){lean * 0.5, -0.7 * twist * s, -1.5 * s};

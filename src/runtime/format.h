@@ -98,10 +98,6 @@ struct ossa_clip {
     uint32_t reserved;
 };
 
-/* A playhead within this many frames of a frame's time samples that frame
- * exactly (sampling_job.c; the builder's error measure does the same). */
-#define OSSAI_FRAME_SNAP 1e-3f
-
 /* Floats in one frame. */
 static inline uint32_t ossai_clip_frame_floats(const struct ossa_clip *clip)
 {

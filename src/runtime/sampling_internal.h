@@ -7,6 +7,11 @@
 
 #include "format.h"
 
+/* A frame position within this many ulps (relative) of a whole frame is on it:
+ * a key time computed in float (k / rate, or k * duration / (frames - 1)) and
+ * multiplied back by the float rate carries up to four roundings. */
+#define OSSAI_KEY_SNAP (4.0f * 1.1920929e-7f)
+
 /* Frame pair (f0, f0 + 1) and interpolation factor for a clip time in
  * [0, duration]; a one-frame clip gives frame 0 with factor 0. */
 static inline void ossai_clip_locate(const ossa_clip *clip, float t, uint32_t *f0, float *alpha)
@@ -20,12 +25,15 @@ static inline void ossai_clip_locate(const ossa_clip *clip, float t, uint32_t *f
     float last = (float)(clip->frame_count - 1);
     if (!(u > 0.0f))
         u = 0.0f;
-    /* Snap to a frame time within OSSAI_FRAME_SNAP of it: a key at 10/24 s
-     * is stored as 0.41666666f and lands at u = 9.9999998, which must still
-     * sample as frame 10 (a STEP track would otherwise hold frame 9). */
-    float nearest = floorf(u + 0.5f);
-    if (fabsf(u - nearest) <= OSSAI_FRAME_SNAP)
-        u = nearest;
+    /* Positions next to a whole frame snap to it, so that sampling at a key's
+     * time returns the key exactly: a key at 10/24 s is stored as 0.41666666f
+     * and lands at u = 9.9999998, which must sample as frame 10 (a STEP track
+     * would otherwise hold frame 9). The snap, OSSAI_KEY_SNAP relative, covers
+     * the roundings of a key time computed in float and multiplied back by
+     * the float rate, and stays below the float playhead's own resolution. */
+    const float whole = floorf(u + 0.5f);
+    if (fabsf(u - whole) <= whole * OSSAI_KEY_SNAP)
+        u = whole;
     if (u >= last) {
         *f0 = clip->frame_count - 2;
         *alpha = 1.0f;

@@ -1,6 +1,9 @@
 /* sampling_job.c - clip keys at a time -> local pose. */
 #include "ossa/sampling_job.h"
 
+#include <float.h>
+#include <stdbool.h>
+
 #include "format.h"
 #include "math_internal.h"
 #include "sampling_internal.h"
@@ -13,12 +16,13 @@ static inline float lerp_exact(float a, float b, float t)
 }
 
 static inline ossa_transform sample_joint(const ossa_clip *clip, const float *a, const float *b,
-                                          uint32_t j, float alpha, ossa_rotation_interp interp)
+                                          uint32_t j, float alpha, ossa_rotation_interp interp,
+                                          bool has_step)
 {
     const uint32_t s = clip->joint_stride;
     float at = alpha, ar = alpha, as = alpha;
-    if (clip->flags & OSSAI_CLIP_HAS_STEP) {
-        uint8_t step = ossai_clip_steps(clip)[j];
+    if (has_step) {
+        const uint8_t step = ossai_clip_steps(clip)[j];
         const float held = ossai_step_alpha(alpha);
         at = (step & OSSAI_STEP_T) ? held : alpha;
         ar = (step & OSSAI_STEP_R) ? held : alpha;
@@ -56,7 +60,8 @@ ossa_transform ossa_clip_sample_joint(const ossa_clip *clip, int joint, float t_
     const uint32_t n = ossai_clip_frame_floats(clip);
     const float *a = frames + (size_t)f0 * n;
     const float *b = clip->frame_count > 1 ? a + n : a;
-    return sample_joint(clip, a, b, (uint32_t)joint, alpha, rotation_interp);
+    return sample_joint(clip, a, b, (uint32_t)joint, alpha, rotation_interp,
+                        (clip->flags & OSSAI_CLIP_HAS_STEP) != 0);
 }
 
 ossa_result ossa_sampling_job_validate(const ossa_sampling_job *job)
@@ -117,8 +122,14 @@ ossa_result ossa_sampling_job_run(const ossa_sampling_job *job)
         const float *a = ossai_clip_frames(clip) + (size_t)f0 * n;
         const float *b = clip->frame_count > 1 ? a + n : a;
         ossa_transform *out = job->output + (size_t)i * joints;
-        for (uint32_t j = 0; j < joints; ++j)
-            out[j] = sample_joint(clip, a, b, j, alpha, job->rotation_interp);
+        /* Two copies of the loop, so that clips without STEP tracks (most)
+         * pay nothing for them. */
+        if (clip->flags & OSSAI_CLIP_HAS_STEP)
+            for (uint32_t j = 0; j < joints; ++j)
+                out[j] = sample_joint(clip, a, b, j, alpha, job->rotation_interp, true);
+        else
+            for (uint32_t j = 0; j < joints; ++j)
+                out[j] = sample_joint(clip, a, b, j, alpha, job->rotation_interp, false);
     }
     return OSSA_OK;
 }
