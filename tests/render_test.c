@@ -78,7 +78,7 @@ static bool open_fixture(fixture *f, int max_characters, const char **skip)
         if (!open_fixture(&(f), (max), &skip_)) {                                              \
             if (skip_)                                                                         \
                 SKIP(skip_);                                                                   \
-            REQUIRE(!"the headless renderer opens");                                           \
+            REQUIRE(false && "the headless renderer opens");                                   \
         }                                                                                      \
     } while (0)
 

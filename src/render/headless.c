@@ -245,7 +245,9 @@ void ossa_render_headless_destroy(ossa_render_headless *h)
             eglDestroySurface(h->display, h->surface);
         if (h->context != EGL_NO_CONTEXT)
             eglDestroyContext(h->display, h->context);
-        eglTerminate(h->display);
+        /* The display stays initialised: terminating it unloads the driver
+         * (and LLVM), which the next context would load again, and leaves
+         * the driver's own leaks without a module to name them by. */
         eglReleaseThread();
     }
     free(h);
