@@ -28,7 +28,6 @@ static void help(FILE *to)
             "  --bind-pose          the bind pose, no animation\n"
             "  --time T             seconds into the animation (default 0); the first\n"
             "                       character is exactly at T, the others out of step\n"
-            "  --characters N       crowd size, laid out on a grid (default 1)\n"
             "  --frames K           frames to draw, 1/F s apart (default 1)\n"
             "  --fps F              frames per second (default 25; GIFs count in 1/100 s)\n"
             "  --loop               as many frames as one loop of --clip lasts\n"

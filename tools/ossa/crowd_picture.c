@@ -76,7 +76,7 @@ static bool draw_and_write(const crowd_picture *p, const void *streams, size_t s
     frame.skinned_streams = streams;
     frame.skinned_stream_stride = stride;
     frame.placements = placements;
-    frame.camera = ossa_render_camera_frame(lo, hi, (float)width / (float)height, 0.52f, 0.32f, 0);
+    frame.camera = ossa_render_camera_frame(lo, hi, (float)width / (float)height, 0.52f, 0.44f, 0);
     frame.width = width;
     frame.height = height;
     const size_t bytes = (size_t)width * (size_t)height * 4;

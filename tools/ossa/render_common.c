@@ -20,7 +20,7 @@ void render_common_defaults(render_common *o)
     o->samples = 4;
     o->skinning = OSSA_RENDER_SKINNING_CPU;
     o->yaw_deg = 30.0f;
-    o->pitch_deg = 18.0f;
+    o->pitch_deg = 25.0f;
 }
 
 void render_quiet_driver_logs(void)

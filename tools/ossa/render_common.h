@@ -25,13 +25,13 @@ typedef struct render_common {
 
 #define RENDER_OPTIONS_HELP                                                                  \
     "  --characters N       crowd size, laid out on a grid (default 1)\n"                    \
-    "  --size WxH           image size in pixels (default 640x480)\n"                        \
+    "  --size WxH           picture size in pixels (default 640x480; view 1280x720)\n"                        \
     "  --skinning cpu|gpu   who skins: ossa_skinning_job on the CPU, streams uploaded\n"     \
     "                       whole each frame (default), or the vertex shader from\n"         \
     "                       palettes in a texture buffer\n"                                  \
     "  --samples S          multisampling, 0 (none) to 16 (default 4)\n"                     \
     "  --yaw DEG            camera heading about the up axis (default 30)\n"                 \
-    "  --pitch DEG          camera elevation (default 18)\n"
+    "  --pitch DEG          camera elevation (default 25)\n"
 
 void render_common_defaults(render_common *o);
 /* Mesa's EGL prints its own warnings when a driver fails to load; the tool
