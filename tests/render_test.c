@@ -2,8 +2,7 @@
  * its bind pose and walking covers exactly where its skinned vertices project
  * (skinned and projected here in double precision, independently of the
  * renderer); CPU- and GPU-skinned images of one frame agree; placements and
- * tints land where they should; the camera helper frames a box tightly; bad
- * frames are rejected. Skipped only when no EGL display can be opened at all. */
+ * tints land where they should; bad frames are rejected. Skipped only when no EGL display can be opened at all. */
 #define _POSIX_C_SOURCE 200809L
 #include <float.h>
 #include <math.h>
@@ -188,31 +187,6 @@ static void reference_vertex(const ossa_mesh *mesh, const ossa_mat34 *pal, int v
         }
 }
 
-/* A world point to image coordinates (x right, y down, pixel edges at
- * integers) for a camera as render.h defines it: up +y, vertical fov, aspect
- * W / H. */
-static void project(const ossa_render_camera *c, const double p[3], double *x, double *y)
-{
-    const double e[3] = {c->eye.x, c->eye.y, c->eye.z};
-    double f[3] = {c->target.x - e[0], c->target.y - e[1], c->target.z - e[2]};
-    const double fl = sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
-    for (int i = 0; i < 3; ++i)
-        f[i] /= fl;
-    double s[3] = {-f[2], 0.0, f[0]}; /* f x (0, 1, 0) */
-    const double sl = sqrt(s[0] * s[0] + s[2] * s[2]);
-    s[0] /= sl, s[2] /= sl;
-    const double u[3] = {s[1] * f[2] - s[2] * f[1], s[2] * f[0] - s[0] * f[2],
-                         s[0] * f[1] - s[1] * f[0]};
-    const double q[3] = {p[0] - e[0], p[1] - e[1], p[2] - e[2]};
-    const double xe = q[0] * s[0] + q[1] * s[1] + q[2] * s[2];
-    const double ye = q[0] * u[0] + q[1] * u[1] + q[2] * u[2];
-    const double depth = q[0] * f[0] + q[1] * f[1] + q[2] * f[2];
-    const double t = 1.0 / tan(0.5 * (double)c->fov_y_rad);
-    const double ndc_x = t / ((double)W / H) * xe / depth, ndc_y = t * ye / depth;
-    *x = (ndc_x + 1.0) * 0.5 * W;
-    *y = (1.0 - ndc_y) * 0.5 * H;
-}
-
 typedef struct box2 {
     double x0, y0, x1, y1;
 } box2;
@@ -224,7 +198,7 @@ static box2 projected_box(const ossa_mesh *mesh, const ossa_mat34 *pal,
     for (int v = 0; v < ossa_mesh_vertex_count(mesh); ++v) {
         double p[3], x, y;
         reference_vertex(mesh, pal, v, p);
-        project(c, p, &x, &y);
+        ts_project(c, W, H, p, &x, &y);
         b.x0 = fmin(b.x0, x), b.y0 = fmin(b.y0, y), b.x1 = fmax(b.x1, x), b.y1 = fmax(b.y1, y);
     }
     return b;
@@ -581,84 +555,8 @@ TEST(renderer_and_headless_reject_bad_descriptions)
     close_fixture(&f);
 }
 
-/* ---- helpers without GL ---- */
-
-/* Every corner of the box projects inside the picture, and the box reaches
- * near its edges (a tight fit). */
-TEST(camera_frame_fits_the_box_tightly)
-{
-    const ossa_float3 boxes[][2] = {{{-0.4f, 0.0f, -0.2f}, {0.4f, 1.8f, 0.2f}},
-                                    {{-6.0f, 0.0f, -6.0f}, {6.0f, 1.9f, 6.0f}},
-                                    {{10.0f, -3.0f, 2.0f}, {11.0f, 9.0f, 2.5f}}};
-    const float views[][2] = {{0.0f, 0.0f}, {0.52f, 0.32f}, {-2.0f, 1.2f}, {3.0f, -0.3f}};
-    for (size_t b = 0; b < sizeof boxes / sizeof boxes[0]; ++b)
-        for (size_t v = 0; v < sizeof views / sizeof views[0]; ++v) {
-            const ossa_render_camera c = ossa_render_camera_frame(
-                boxes[b][0], boxes[b][1], (float)W / H, views[v][0], views[v][1], 0.0f);
-            double x0 = DBL_MAX, y0 = DBL_MAX, x1 = -DBL_MAX, y1 = -DBL_MAX;
-            for (int k = 0; k < 8; ++k) {
-                const double p[3] = {k & 1 ? boxes[b][1].x : boxes[b][0].x,
-                                     k & 2 ? boxes[b][1].y : boxes[b][0].y,
-                                     k & 4 ? boxes[b][1].z : boxes[b][0].z};
-                double x, y;
-                project(&c, p, &x, &y);
-                x0 = fmin(x0, x), y0 = fmin(y0, y), x1 = fmax(x1, x), y1 = fmax(y1, y);
-            }
-            CHECK(x0 >= 0 && y0 >= 0 && x1 <= W && y1 <= H);
-            /* Tight: the box spans at least 90% of the picture one way, and
-             * sits in its middle (within 2% of the size) the other way. */
-            CHECK((x1 - x0) >= 0.9 * W || (y1 - y0) >= 0.9 * H);
-            CHECK_NEAR(0.5 * (x0 + x1), 0.5 * W, 0.02 * W);
-            CHECK_NEAR(0.5 * (y0 + y1), 0.5 * H, 0.02 * H);
-            CHECK(c.z_near > 0 && c.z_far > c.z_near);
-        }
-}
-
-TEST(camera_matrix_is_projection_times_view)
-{
-    const ossa_render_camera c = {{3, 2, 5}, {0.5f, 1, -1}, 0.7f, 0.5f, 40.0f};
-    float m[16];
-    ossa_render_camera_matrix(&c, (float)W / H, m);
-    const double points[][3] = {{0, 0, 0}, {1, 2, -3}, {-2, 0.5, 1}, {0.5, 1, -1}};
-    for (size_t i = 0; i < sizeof points / sizeof points[0]; ++i) {
-        const double *p = points[i];
-        double clip[4];
-        for (int r = 0; r < 4; ++r)
-            clip[r] = m[r] * p[0] + m[4 + r] * p[1] + m[8 + r] * p[2] + m[12 + r];
-        double x, y;
-        project(&c, p, &x, &y);
-        CHECK_NEAR((clip[0] / clip[3] + 1.0) * 0.5 * W, x, 1e-3);
-        CHECK_NEAR((1.0 - clip[1] / clip[3]) * 0.5 * H, y, 1e-3);
-        CHECK(clip[2] / clip[3] > -1.0 && clip[2] / clip[3] < 1.0);
-    }
-}
-
-TEST(grid_spaces_characters_on_the_ground_around_the_origin)
-{
-    for (int count = 1; count <= 30; ++count) {
-        ossa_mat34 *p = aligned(sizeof(ossa_mat34) * (size_t)count);
-        ossa_render_grid(count, 1.5f, p);
-        double sx = 0, sz = 0, nearest = DBL_MAX;
-        for (int i = 0; i < count; ++i) {
-            CHECK(p[i].m[0][0] == 1 && p[i].m[1][1] == 1 && p[i].m[2][2] == 1);
-            CHECK(p[i].m[1][3] == 0);
-            sx += p[i].m[0][3], sz += p[i].m[2][3];
-            for (int j = 0; j < i; ++j)
-                nearest = fmin(nearest, hypot(p[i].m[0][3] - p[j].m[0][3],
-                                              p[i].m[2][3] - p[j].m[2][3]));
-        }
-        CHECK_NEAR(sx / count, 0.0, 1.5 * 0.5 + 1e-6); /* a short last row may shift x */
-        CHECK_NEAR(sz / count, 0.0, 1.5 * 0.5 + 1e-6);
-        if (count > 1)
-            CHECK_NEAR(nearest, 1.5, 1e-5);
-        free(p);
-    }
-}
-
 UTEST_MAIN(bind_pose_silhouette_matches_projected_vertices,
            walk_silhouette_matches_projected_vertices, gpu_skinning_draws_the_cpu_skinned_image,
            placements_and_tints_land_on_their_characters,
            empty_frame_shows_ground_below_the_horizon_and_sky_above, renderer_rejects_bad_frames,
-           renderer_and_headless_reject_bad_descriptions, camera_frame_fits_the_box_tightly,
-           camera_matrix_is_projection_times_view,
-           grid_spaces_characters_on_the_ground_around_the_origin)
+           renderer_and_headless_reject_bad_descriptions)

@@ -1,6 +1,7 @@
 /* cmd_view.c - `ossa view`: the crowd in a window (GLFW, OpenGL 3.3 core):
  * orbit and zoom, play, pause and step, speed, clip, crowd size, CPU or GPU
  * skinning, and the stages' timings in the window title. */
+#define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 #include <math.h>
 #include <stdio.h>
