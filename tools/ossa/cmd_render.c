@@ -215,6 +215,15 @@ int cmd_render(int argc, char **argv)
         frames = duration > 0 ? (int)lroundf(duration * o.fps) : 1;
         frames = frames < 1 ? 1 : frames;
     }
+    /* A GIF keeps every frame until it is quantised and written. */
+    if (!o.compare && image_has_extension(o.output, ".gif") &&
+        (double)frames * (double)rc.image_bytes > (double)((size_t)1 << 30)) {
+        cli_error("render", "%d frames of %dx%d are more than a GIF here holds (1 GiB of "
+                            "frames); write a PNG sequence instead",
+                  frames, rc.width, rc.height);
+        render_context_close(&rc);
+        return 2;
+    }
     const int code = o.compare ? compare(&rc, &o) : render_frames(&rc, &o, frames);
     render_context_close(&rc);
     return code;

@@ -47,7 +47,7 @@ int render_common_parse(int argc, char **argv, int *i, render_common *o)
 {
     const char *arg = argv[*i], *value = NULL;
     if (cli_is(arg, "--characters", "-n"))
-        return cli_int_arg(argc, argv, i, 1, 100000, &o->characters) ? 1 : -1;
+        return cli_int_arg(argc, argv, i, 1, 4096, &o->characters) ? 1 : -1;
     if (cli_is(arg, "--samples", NULL))
         return cli_int_arg(argc, argv, i, 0, 16, &o->samples) ? 1 : -1;
     if (cli_is(arg, "--yaw", NULL))

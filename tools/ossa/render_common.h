@@ -24,7 +24,7 @@ typedef struct render_common {
 } render_common;
 
 #define RENDER_OPTIONS_HELP                                                                  \
-    "  --characters N       crowd size, laid out on a grid (default 1)\n"                    \
+    "  --characters N       crowd size on a grid, 1..4096 (default 1)\n"                    \
     "  --size WxH           picture size in pixels (default 640x480; view 1280x720)\n"                        \
     "  --skinning cpu|gpu   who skins: ossa_skinning_job on the CPU, streams uploaded\n"     \
     "                       whole each frame (default), or the vertex shader from\n"         \
