@@ -12,6 +12,10 @@
 #include "commands.h"
 #ifdef OSSA_HAVE_RENDER
 #include "crowd_picture.h"
+#include "render_common.h"
+#define DEFAULT_IMAGE "crowd.png"
+#else
+#define DEFAULT_IMAGE NULL /* built without rendering: no picture unless asked */
 #endif
 #include "ossa/ossa.h"
 #include "ossa/pipeline.h"
@@ -39,7 +43,8 @@ static void help(FILE *to)
             "  --characters N   crowd size (default 1000)\n"
             "  --frames N       frames to run (default 300)\n"
             "  --skinned N      characters whose mesh is skinned each frame (default 100)\n"
-            "  --image PATH     where the picture goes (default crowd.png)\n"
+            "  --image PATH     where the picture goes (default crowd.png; none when ossa\n"
+            "                   was built without rendering)\n"
             "  --no-image       no picture\n"
             "  -h, --help       this text\n");
 }
@@ -244,6 +249,7 @@ static ossa_result crowd_frame(crowd *c, float t, double ns[STAGE_COUNT])
 static int picture(const crowd *c, const char *path)
 {
 #ifdef OSSA_HAVE_RENDER
+    render_quiet_driver_logs();
     crowd_picture p = {0};
     p.mesh = c->mesh;
     p.characters = c->skinned > 0 ? c->skinned : (c->characters < 100 ? c->characters : 100);
@@ -268,7 +274,7 @@ static int picture(const crowd *c, const char *path)
 
 int cmd_demo(int argc, char **argv)
 {
-    demo_options o = {1000, 300, 100, "crowd.png"};
+    demo_options o = {1000, 300, 100, DEFAULT_IMAGE};
     for (int i = 1; i < argc; ++i) {
         if (cli_is(argv[i], "--help", "-h")) {
             help(stdout);
