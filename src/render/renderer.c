@@ -96,7 +96,8 @@ static bool upload_indices(ossa_renderer *r, const ossa_mesh *mesh)
 /* GPU skinning's inputs, uploaded once: the bind stream and every vertex's
  * influences widened to four (ossa_mesh_vertex_influences restores the
  * weight the mesh does not store). */
-static bool setup_gpu_skinning(ossa_renderer *r, const ossa_mesh *mesh)
+static ossa_result setup_gpu_skinning(ossa_renderer *r, const ossa_mesh *mesh,
+                                      ossa_error *error)
 {
     glBindVertexArray(r->vao_gpu);
     glBindBuffer(GL_ARRAY_BUFFER, r->bind_stream);
@@ -108,7 +109,7 @@ static bool setup_gpu_skinning(ossa_renderer *r, const ossa_mesh *mesh)
     glVertexAttribPointer(OSSAI_ATTR_NORMAL, 4, GL_FLOAT, GL_FALSE, r->stride, (const void *)16);
     gpu_influence *inf = calloc((size_t)r->vertex_count, sizeof *inf);
     if (!inf)
-        return false;
+        return ossa_error_set(error, OSSA_ERR_OUT_OF_MEMORY, -1, -1, "renderer: out of memory");
     for (int v = 0; v < r->vertex_count; ++v)
         ossa_mesh_vertex_influences(mesh, v, inf[v].joints, inf[v].weights);
     glBindBuffer(GL_ARRAY_BUFFER, r->influences);
@@ -131,7 +132,10 @@ static bool setup_gpu_skinning(ossa_renderer *r, const ossa_mesh *mesh)
     if (r->palette_batch > r->max_characters)
         r->palette_batch = r->max_characters;
     if (r->palette_batch < 1)
-        return false;
+        return ossa_error_set(error, OSSA_ERR_UNSUPPORTED, -1, -1,
+                              "renderer: the skin's %d joints need %ld texels, the driver's "
+                              "texture buffers hold %d",
+                              r->skin_joints, per_character, max_texels);
     glBindBuffer(GL_TEXTURE_BUFFER, r->palette_buffer);
     glBufferData(GL_TEXTURE_BUFFER,
                  (GLsizeiptr)((size_t)r->palette_batch * (size_t)r->skin_joints *
@@ -139,7 +143,7 @@ static bool setup_gpu_skinning(ossa_renderer *r, const ossa_mesh *mesh)
                  NULL, GL_STREAM_DRAW);
     glBindTexture(GL_TEXTURE_BUFFER, r->palette_texture);
     glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32F, r->palette_buffer);
-    return true;
+    return OSSA_OK;
 }
 
 static void setup_cpu_skinning(ossa_renderer *r)
@@ -187,6 +191,9 @@ ossa_result ossa_renderer_create(const ossa_renderer_desc *desc, ossa_renderer *
     r->stream_bytes = (size_t)r->vertex_count * (size_t)r->stride;
     r->max_characters = desc->max_characters > 0 ? desc->max_characters : 1;
     r->gpu_ms = -1.0;
+    if (r->stream_bytes == 0 || r->index_count == 0 || r->skin_joints < 1)
+        return create_fail(r, error, OSSA_ERR_BAD_ARGUMENT, "the mesh has no vertices, "
+                                                            "triangles or skin joints");
     if ((size_t)r->max_characters > (size_t)INT32_MAX / r->stream_bytes / 2)
         return create_fail(r, error, OSSA_ERR_BAD_ARGUMENT,
                            "max_characters skinned streams would pass 1 GiB of vertex buffer");
@@ -208,16 +215,17 @@ ossa_result ossa_renderer_create(const ossa_renderer_desc *desc, ossa_renderer *
         return create_fail(r, error, OSSA_ERR_OUT_OF_MEMORY, "out of memory");
     setup_static_attributes(r, mesh);
     setup_cpu_skinning(r);
-    if (!setup_gpu_skinning(r, mesh))
-        return create_fail(r, error, OSSA_ERR_UNSUPPORTED,
-                           "out of memory, or the skin has more joints than a texture buffer "
-                           "holds");
+    const ossa_result gpu = setup_gpu_skinning(r, mesh, error);
+    if (gpu != OSSA_OK)
+        return create_fail(r, error, gpu, NULL);
     glBindVertexArray(0);
     const GLenum e = glGetError();
     if (e != GL_NO_ERROR) {
-        ossa_error_set(error, e == GL_OUT_OF_MEMORY ? OSSA_ERR_OUT_OF_MEMORY : OSSA_ERR_UNSUPPORTED,
-                       -1, -1, "renderer: %s while uploading the mesh", ossai_gl_error_name(e));
-        return create_fail(r, error, error ? error->code : OSSA_ERR_UNSUPPORTED, NULL);
+        const ossa_result code = e == GL_OUT_OF_MEMORY ? OSSA_ERR_OUT_OF_MEMORY
+                                                       : OSSA_ERR_UNSUPPORTED;
+        ossa_error_set(error, code, -1, -1, "renderer: %s while uploading the mesh",
+                       ossai_gl_error_name(e));
+        return create_fail(r, error, code, NULL);
     }
     ossa_render_mesh_bounds(mesh, &r->mesh_min, &r->mesh_max);
     const float ex = r->mesh_max.x - r->mesh_min.x, ey = r->mesh_max.y - r->mesh_min.y,
