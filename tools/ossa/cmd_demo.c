@@ -10,6 +10,13 @@
 
 #include "cli.h"
 #include "commands.h"
+#ifdef OSSA_HAVE_RENDER
+#include "crowd_picture.h"
+#include "render_common.h"
+#define DEFAULT_IMAGE "crowd.png"
+#else
+#define DEFAULT_IMAGE NULL /* built without rendering: no picture unless asked */
+#endif
 #include "ossa/ossa.h"
 #include "ossa/pipeline.h"
 
@@ -17,22 +24,28 @@ typedef struct demo_options {
     int characters;
     int frames;
     int skinned;
+    const char *image; /* NULL: no picture */
 } demo_options;
 
 static void help(FILE *to)
 {
     fprintf(to,
-            "usage: ossa demo [--characters N] [--frames N] [--skinned N]\n"
+            "usage: ossa demo [--characters N] [--frames N] [--skinned N] [--image PATH]\n"
+            "                 [--no-image]\n"
             "\n"
             "Animates a crowd of the embedded default character (96 joints; crouch,\n"
             "walk and run clips): each character plays a clip from its own start time\n"
             "at its own speed, a quarter blend two clips. Every frame runs\n"
             "sample -> blend -> local->model -> palette for every character and skins\n"
             "the body mesh of some of them, then the median time of each stage over the\n"
-            "frames is printed.\n"
+            "frames is printed, and a picture of the skinned characters at the last frame\n"
+            "is drawn headless (OpenGL through EGL, no display needed).\n"
             "  --characters N   crowd size (default 1000)\n"
             "  --frames N       frames to run (default 300)\n"
             "  --skinned N      characters whose mesh is skinned each frame (default 100)\n"
+            "  --image PATH     where the picture goes (default crowd.png; none when ossa\n"
+            "                   was built without rendering)\n"
+            "  --no-image       no picture\n"
             "  -h, --help       this text\n");
 }
 
@@ -231,9 +244,37 @@ static ossa_result crowd_frame(crowd *c, float t, double ns[STAGE_COUNT])
     return OSSA_OK;
 }
 
+/* The last frame's skinned characters (or, with none skinned, up to 100
+ * characters' palettes), drawn headless into a PNG. */
+static int picture(const crowd *c, const char *path)
+{
+#ifdef OSSA_HAVE_RENDER
+    render_quiet_driver_logs();
+    crowd_picture p = {0};
+    p.mesh = c->mesh;
+    p.characters = c->skinned > 0 ? c->skinned : (c->characters < 100 ? c->characters : 100);
+    p.palettes = c->palette;
+    p.skinned = c->skinned > 0 ? c->skinned_stream : NULL;
+    p.path = path;
+    char err[512];
+    if (!crowd_picture_write(&p, err, sizeof err)) {
+        cli_error("demo", "no picture: %s (--no-image skips it)", err);
+        return 1;
+    }
+    printf("\npicture of the %d %s characters at the last frame: %s\n", p.characters,
+           c->skinned > 0 ? "skinned" : "first", path);
+    return 0;
+#else
+    (void)c;
+    cli_error("demo", "no picture for %s: this ossa was built without rendering "
+                      "(OSSA_BUILD_RENDER; --no-image skips it)", path);
+    return 1;
+#endif
+}
+
 int cmd_demo(int argc, char **argv)
 {
-    demo_options o = {1000, 300, 100};
+    demo_options o = {1000, 300, 100, DEFAULT_IMAGE};
     for (int i = 1; i < argc; ++i) {
         if (cli_is(argv[i], "--help", "-h")) {
             help(stdout);
@@ -247,6 +288,11 @@ int cmd_demo(int argc, char **argv)
         } else if (cli_is(argv[i], "--skinned", "-s")) {
             if (!cli_int_arg(argc, argv, &i, 0, 1000000, &o.skinned))
                 return 2;
+        } else if (cli_is(argv[i], "--image", NULL)) {
+            if (!cli_string_arg(argc, argv, &i, &o.image))
+                return 2;
+        } else if (cli_is(argv[i], "--no-image", NULL)) {
+            o.image = NULL;
         } else {
             cli_error("demo", "unexpected argument '%s'", argv[i]);
             help(stderr);
@@ -305,6 +351,8 @@ int cmd_demo(int argc, char **argv)
                "covers the %d skinned\n characters' %d vertices each)\n",
                o.frames, c.blended, c.characters, c.joints, c.skinned, c.vertices);
     }
+    if (code == 0 && o.image)
+        code = picture(&c, o.image);
     for (int s = 0; s <= STAGE_COUNT; ++s)
         cli_free(samples[s]);
     crowd_fini(&c);

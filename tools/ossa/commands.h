@@ -8,5 +8,7 @@ int cmd_build(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_render(int argc, char **argv);
+int cmd_view(int argc, char **argv);
 
 #endif /* OSSA_COMMANDS_H */

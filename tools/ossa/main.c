@@ -19,6 +19,10 @@ static const command commands[] = {
 #ifdef OSSA_HAVE_BENCH
     {"bench", cmd_bench, "the seeds' experiments, before vs after, side by side"},
 #endif
+#ifdef OSSA_HAVE_RENDER
+    {"render", cmd_render, "draw skinned characters headless into a PNG or an animated GIF"},
+    {"view", cmd_view, "an interactive window: orbit, play, clips, crowd size, CPU/GPU skinning"},
+#endif
 
 };
 

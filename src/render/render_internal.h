@@ -1,0 +1,65 @@
+/* render_internal.h - shared inside libossa_render: the renderer, its
+ * programs and GL helpers. */
+#ifndef OSSA_RENDER_INTERNAL_H
+#define OSSA_RENDER_INTERNAL_H
+
+#include <epoxy/gl.h>
+
+#include "ossa/render.h"
+
+/* The shader programs the renderer draws with. */
+typedef enum ossai_program_kind {
+    OSSAI_PROGRAM_CPU_SKINNED, /* skinned stream + static stream */
+    OSSAI_PROGRAM_GPU_SKINNED, /* bind stream + influences + palette texture buffer */
+    OSSAI_PROGRAM_GROUND,
+    OSSAI_PROGRAM_COUNT
+} ossai_program_kind;
+
+/* Vertex attribute locations shared by the character programs. */
+enum {
+    OSSAI_ATTR_POSITION = 0,
+    OSSAI_ATTR_NORMAL = 1,
+    OSSAI_ATTR_UV = 2,
+    OSSAI_ATTR_COLOR = 3,
+    OSSAI_ATTR_JOINTS = 4,
+    OSSAI_ATTR_WEIGHTS = 5
+};
+
+/* A program and its uniforms (-1 for those it lacks). */
+typedef struct ossai_program {
+    GLuint id;
+    GLint view_proj, model, tint, eye, palette, palette_base, ground, background;
+} ossai_program;
+
+/* The renderer (renderer.c creates it, render_draw.c draws with it). */
+struct ossa_renderer {
+    int vertex_count, index_count, skin_joints, max_characters;
+    int stride;          /* bytes per skinned vertex: 32 or 48 */
+    size_t stream_bytes; /* one character's skinned stream */
+    GLenum index_type;
+    ossai_program programs[OSSAI_PROGRAM_COUNT];
+    GLuint vao_cpu, vao_gpu, vao_ground;
+    GLuint indices, static_stream, bind_stream, influences;
+    GLuint dynamic_stream; /* CPU skinning: max_characters skinned streams */
+    GLuint palette_buffer, palette_texture;
+    int palette_batch; /* characters whose palettes fit the texture buffer at once */
+    float ground_cell; /* ground tile size in model units */
+    float mesh_radius;
+    ossa_float3 mesh_min, mesh_max;
+    GLuint queries[2][2]; /* per frame in flight: GL_TIMESTAMP at start and end */
+    bool query_pending[2];
+    int query_next;
+    double gpu_ms;
+};
+
+/* Compiles and links one program; 0 with a message in *error on failure
+ * (the driver's log, first line). */
+GLuint ossai_render_program(ossai_program_kind kind, ossa_error *error);
+
+/* "GL_INVALID_OPERATION", ... for a glGetError code. */
+const char *ossai_gl_error_name(GLenum code);
+
+/* Monotonic time in ms. */
+double ossai_render_now_ms(void);
+
+#endif /* OSSA_RENDER_INTERNAL_H */

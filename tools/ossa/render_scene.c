@@ -1,0 +1,228 @@
+/* render_scene.c - see render_scene.h. */
+#include "render_scene.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+bool render_scene_open(render_scene *s, const char *path, char *err, size_t err_bytes)
+{
+    memset(s, 0, sizeof *s);
+    ossa_error error;
+    if (!path) {
+        if (ossa_default_character_build(&s->character, NULL, &error) != OSSA_OK) {
+            snprintf(err, err_bytes, "default character: %s", error.message);
+            return false;
+        }
+        s->has_character = true;
+        s->skeleton = s->character.skeleton;
+        s->mesh = s->character.mesh;
+        s->clip_count = OSSA_DEFAULT_CLIP_COUNT;
+        s->clips = cli_alloc(sizeof *s->clips * OSSA_DEFAULT_CLIP_COUNT);
+        for (int i = 0; i < OSSA_DEFAULT_CLIP_COUNT; ++i)
+            s->clips[i] = s->character.clips[i];
+    } else {
+        ossa_blob blob;
+        if (ossa_blob_load_file(path, NULL, &blob, &s->blob_data, &error) != OSSA_OK) {
+            snprintf(err, err_bytes, "%s", error.message);
+            return false;
+        }
+        s->skeleton = blob.skeleton;
+        s->mesh = blob.mesh_count > 0 ? ossa_blob_mesh(&blob, 0) : NULL;
+        if (!s->skeleton || !s->mesh) {
+            snprintf(err, err_bytes, "%s holds no %s: nothing to draw", path,
+                     !s->skeleton ? "skeleton" : "mesh");
+            render_scene_close(s);
+            return false;
+        }
+        s->clip_count = blob.clip_count;
+        s->clips = cli_alloc(sizeof *s->clips * (size_t)(blob.clip_count + 1));
+        for (int i = 0; i < blob.clip_count; ++i)
+            s->clips[i] = ossa_blob_clip(&blob, i);
+    }
+    s->joints = ossa_skeleton_joint_count(s->skeleton);
+    s->skin_joints = ossa_mesh_skin_joint_count(s->mesh);
+    s->vertices = ossa_mesh_vertex_count(s->mesh);
+    s->stream_bytes = (size_t)s->vertices * (size_t)ossa_mesh_skinned_stride(s->mesh);
+    for (int i = 0; i < s->clip_count; ++i)
+        if (ossa_clip_joint_count(s->clips[i]) != s->joints) {
+            snprintf(err, err_bytes, "%s: clip '%s' animates %d joints, the skeleton has %d",
+                     path ? path : "default character", ossa_clip_name(s->clips[i]),
+                     ossa_clip_joint_count(s->clips[i]), s->joints);
+            render_scene_close(s);
+            return false;
+        }
+    return true;
+}
+
+static void free_crowd(render_scene *s)
+{
+    void *blocks[] = {s->clip_index, s->phase_s,     s->time_s,    s->local,  s->model,
+                      s->palettes,   s->placements, s->streams};
+    for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; ++i)
+        cli_free(blocks[i]);
+    s->clip_index = NULL;
+    s->phase_s = s->time_s = NULL;
+    s->local = NULL;
+    s->model = s->palettes = s->placements = NULL;
+    s->streams = NULL;
+    s->characters = 0;
+}
+
+void render_scene_close(render_scene *s)
+{
+    free_crowd(s);
+    cli_free((void *)s->clips);
+    if (s->has_character)
+        ossa_default_character_free(&s->character, NULL);
+    ossa_free(NULL, s->blob_data);
+    memset(s, 0, sizeof *s);
+}
+
+int render_scene_find_clip(const render_scene *s, const char *name)
+{
+    for (int i = 0; i < s->clip_count; ++i)
+        if (strcmp(ossa_clip_name(s->clips[i]), name) == 0)
+            return i;
+    return -1;
+}
+
+const char *render_scene_clip_name(const render_scene *s, int clip)
+{
+    if (clip >= 0 && clip < s->clip_count)
+        return ossa_clip_name(s->clips[clip]);
+    return s->clip_count ? "mixed" : "bind pose";
+}
+
+float render_scene_layout(const ossa_mesh *mesh, int count, ossa_mat34 *placements,
+                          ossa_float3 *min, ossa_float3 *max)
+{
+    ossa_float3 lo, hi;
+    ossa_render_mesh_bounds(mesh, &lo, &hi);
+    const float wide = fmaxf(hi.x - lo.x, hi.z - lo.z), tall = hi.y - lo.y;
+    const float pad = 0.15f * fmaxf(wide, 0.5f * tall);
+    lo.x -= pad, lo.z -= pad, hi.x += pad, hi.z += pad;
+    lo.y = fminf(lo.y, 0.0f);
+    hi.y += 0.05f * tall;
+    const float spacing = fmaxf(hi.x - lo.x, hi.z - lo.z);
+    ossa_render_grid(count, spacing, placements);
+    ossa_render_placed_bounds(lo, hi, placements, count, min, max);
+    return spacing;
+}
+
+bool render_scene_populate(render_scene *s, int characters, int clip, char *err, size_t err_bytes)
+{
+    if (characters < 1 || (clip != RENDER_SCENE_MIXED && (clip < 0 || clip >= s->clip_count))) {
+        snprintf(err, err_bytes, "no such crowd: %d characters, clip %d", characters, clip);
+        return false;
+    }
+    free_crowd(s);
+    const size_t n = (size_t)characters, joints = (size_t)s->joints;
+    s->characters = characters;
+    s->clip = clip;
+    s->clip_index = cli_alloc(sizeof(uint16_t) * n);
+    s->phase_s = cli_alloc(sizeof(float) * n);
+    s->time_s = cli_alloc(sizeof(float) * n);
+    s->local = cli_alloc(sizeof(ossa_transform) * n * joints);
+    s->model = cli_alloc(sizeof(ossa_mat34) * n * joints);
+    s->palettes = cli_alloc(sizeof(ossa_mat34) * n * (size_t)s->skin_joints);
+    s->placements = cli_alloc(sizeof(ossa_mat34) * n);
+    s->streams = cli_alloc(s->stream_bytes * n);
+    for (int i = 0; i < characters; ++i) {
+        const int c = s->clip_count == 0 ? 0 : clip >= 0 ? clip : i % s->clip_count;
+        s->clip_index[i] = (uint16_t)c;
+        /* Spread by the golden ratio over the clip: no two characters in step. */
+        const float duration = s->clip_count ? ossa_clip_duration(s->clips[c]) : 0.0f;
+        s->phase_s[i] = (float)fmod(0.6180339887 * i, 1.0) * duration;
+    }
+    s->spacing = render_scene_layout(s->mesh, characters, s->placements, &s->bounds_min,
+                                     &s->bounds_max);
+    return true;
+}
+
+ossa_result render_scene_pose(render_scene *s, float time_s, bool bind_pose)
+{
+    const int n = s->characters;
+    if (bind_pose || s->clip_count == 0) {
+        const ossa_mat34 identity = ossa_mat34_identity();
+        for (size_t k = 0; k < (size_t)n * (size_t)s->skin_joints; ++k)
+            s->palettes[k] = identity;
+        return OSSA_OK;
+    }
+    for (int i = 0; i < n; ++i)
+        s->time_s[i] = time_s + s->phase_s[i];
+    ossa_sampling_job sample = {0};
+    sample.clips = s->clips;
+    sample.clip_count = s->clip_count;
+    sample.clip_index = s->clip_index;
+    sample.clip_index_count = n;
+    sample.time_s = s->time_s;
+    sample.time_count = n;
+    sample.output = s->local;
+    sample.output_count = n * s->joints;
+    ossa_local_to_model_job l2m = {0};
+    l2m.parents = ossa_skeleton_parents(s->skeleton);
+    l2m.joint_count = s->joints;
+    l2m.local = s->local;
+    l2m.local_count = n * s->joints;
+    l2m.instance_count = n;
+    l2m.model = s->model;
+    l2m.model_count = n * s->joints;
+    ossa_palette_job palette = {0};
+    palette.model = s->model;
+    palette.model_count = n * s->joints;
+    palette.joint_count = s->joints;
+    palette.skin_joint = ossa_mesh_skin_joints(s->mesh);
+    palette.inverse_bind = ossa_mesh_inverse_binds(s->mesh);
+    palette.skin_joint_count = s->skin_joints;
+    palette.instance_count = n;
+    palette.palette = s->palettes;
+    palette.palette_count = n * s->skin_joints;
+    ossa_result r;
+    if ((r = ossa_sampling_job_run(&sample)) || (r = ossa_local_to_model_job_run(&l2m)) ||
+        (r = ossa_palette_job_run(&palette)))
+        return r;
+    return OSSA_OK;
+}
+
+ossa_result render_scene_skin(render_scene *s)
+{
+    for (int i = 0; i < s->characters; ++i) {
+        ossa_skinning_job job = {0};
+        job.mesh = s->mesh;
+        job.palette = s->palettes + (size_t)i * (size_t)s->skin_joints;
+        job.palette_count = s->skin_joints;
+        job.output = (char *)s->streams + (size_t)i * s->stream_bytes;
+        job.output_bytes = s->stream_bytes;
+        const ossa_result r = ossa_skinning_job_run(&job);
+        if (r != OSSA_OK)
+            return r;
+    }
+    return OSSA_OK;
+}
+
+ossa_render_camera render_scene_camera(const render_scene *s, float aspect, float yaw_rad,
+                                       float pitch_rad)
+{
+    return ossa_render_camera_frame(s->bounds_min, s->bounds_max, aspect, yaw_rad, pitch_rad, 0);
+}
+
+ossa_render_frame render_scene_frame(const render_scene *s, ossa_render_skinning skinning,
+                                     const ossa_render_camera *camera, int width, int height)
+{
+    ossa_render_frame f;
+    memset(&f, 0, sizeof f);
+    f.skinning = skinning;
+    f.character_count = s->characters;
+    f.skinned_streams = s->streams;
+    f.skinned_stream_stride = s->stream_bytes;
+    f.palettes = s->palettes;
+    f.placements = s->placements;
+    f.camera = *camera;
+    f.width = width;
+    f.height = height;
+    return f;
+}

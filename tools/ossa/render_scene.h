@@ -1,0 +1,68 @@
+/* render_scene.h - what `ossa render`, `ossa view` and the demo's picture
+ * draw: a crowd of one character (the embedded default, or a .ossa file's
+ * skeleton, clips and first mesh) on a grid, each character playing a clip
+ * from its own phase. Poses come from the runtime's jobs (sample ->
+ * local->model -> palette) and skinning from ossa_skinning_job. */
+#ifndef OSSA_RENDER_SCENE_H
+#define OSSA_RENDER_SCENE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ossa/ossa.h"
+#include "ossa/pipeline.h"
+#include "ossa/render.h"
+
+/* scene.clip when every character plays a clip of its own (i % clip_count). */
+#define RENDER_SCENE_MIXED (-1)
+
+typedef struct render_scene {
+    const ossa_skeleton *skeleton;
+    const ossa_mesh *mesh;
+    const ossa_clip **clips;
+    int clip_count, joints, skin_joints, vertices;
+    size_t stream_bytes; /* one character's skinned stream */
+    /* The crowd: characters on the grid, all playing `clip`, or mixed. */
+    int characters, clip;
+    float spacing;
+    uint16_t *clip_index;
+    float *phase_s, *time_s;
+    ossa_transform *local;
+    ossa_mat34 *model, *palettes, *placements;
+    void *streams;                      /* characters x stream_bytes, CPU-skinned */
+    ossa_float3 bounds_min, bounds_max; /* the crowd's extent, padded for motion */
+    /* ownership */
+    ossa_default_character character;
+    bool has_character;
+    void *blob_data;
+} render_scene;
+
+/* Places count characters of mesh on the ground grid the scenes use (a
+ * body width and a half apart) and gives the box they fill, padded for limbs
+ * swinging out of the bind pose. Returns the spacing. */
+float render_scene_layout(const ossa_mesh *mesh, int count, ossa_mat34 *placements,
+                          ossa_float3 *min, ossa_float3 *max);
+
+/* Opens the default character (path NULL) or a .ossa file. */
+bool render_scene_open(render_scene *s, const char *path, char *err, size_t err_bytes);
+void render_scene_close(render_scene *s);
+/* Index of the clip with this name, or -1. */
+int render_scene_find_clip(const render_scene *s, const char *name);
+/* The clip's name, or "mixed" for RENDER_SCENE_MIXED. */
+const char *render_scene_clip_name(const render_scene *s, int clip);
+/* (Re)lays out `characters` characters; clip is an index or
+ * RENDER_SCENE_MIXED. */
+bool render_scene_populate(render_scene *s, int characters, int clip, char *err, size_t err_bytes);
+/* Every character's palette at world time t (character 0 at exactly t, the
+ * others at t plus their phase), or the bind pose (identity palettes). */
+ossa_result render_scene_pose(render_scene *s, float time_s, bool bind_pose);
+/* Skins every character's stream from its palette. */
+ossa_result render_scene_skin(render_scene *s);
+/* A camera framing the whole crowd for a viewport of this aspect. */
+ossa_render_camera render_scene_camera(const render_scene *s, float aspect, float yaw_rad,
+                                       float pitch_rad);
+/* A frame drawing the scene with its streams, palettes and placements. */
+ossa_render_frame render_scene_frame(const render_scene *s, ossa_render_skinning skinning,
+                                     const ossa_render_camera *camera, int width, int height);
+
+#endif /* OSSA_RENDER_SCENE_H */
