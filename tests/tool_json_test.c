@@ -31,6 +31,10 @@
 
 #define CESIUM "khronos/cesium_man.gltf"
 
+/* B turns 90 degrees about z over 1 s (accessors 6 and 7 of the triangle). */
+static const char turn[] = "[{\"name\":\"turn\",\"channels\":[{\"sampler\":0,\"target\":{\"node\":2,"
+                           "\"path\":\"rotation\"}}],\"samplers\":[{\"input\":6,\"output\":7}]}]";
+
 /* Runs a shell command and returns everything it printed (caller frees), or
  * NULL when it exits with another status than 0. */
 static char *run(const char *command)
@@ -234,6 +238,96 @@ TEST(dump_json_without_a_clip_gives_the_rest_pose)
     cJSON_Delete(dump);
 }
 
+/* s with the first `from` replaced by `to` (caller frees). */
+static char *replace_once(const char *s, const char *from, const char *to)
+{
+    const char *at = strstr(s, from);
+    if (!at)
+        return NULL;
+    const size_t head = (size_t)(at - s), size = strlen(s) - strlen(from) + strlen(to) + 1;
+    char *out = malloc(size);
+    snprintf(out, size, "%.*s%s%s", (int)head, s, to, at + strlen(from));
+    return out;
+}
+
+/* The test triangle plus a second mesh node with a second skin that uses
+ * only joint B (a subset of the skeleton, B being skin joint 0 there, joint
+ * 1 of the skeleton): its joints accessor is 12 zero bytes of the buffer
+ * (the inverse bind matrices' zeros at byte 144), its weights the
+ * triangle's, so every vertex of it is bound to B alone; its inverse bind
+ * matrix is B's (the buffer's second matrix, at byte 204). */
+static int write_two_skins(const char *path)
+{
+    static const char *const edits[][2] = {
+        {"\"scenes\":[{\"nodes\":[0,1]}]", "\"scenes\":[{\"nodes\":[0,1,3]}]"},
+        {"\"translation\":[0,1,0]}]",
+         "\"translation\":[0,1,0]},{\"name\":\"mesh_b\",\"mesh\":1,\"skin\":1}]"},
+        {"\"indices\":4}]}]",
+         "\"indices\":4}]},{\"name\":\"only_b\",\"primitives\":[{\"attributes\":{"
+         "\"POSITION\":0,\"NORMAL\":1,\"JOINTS_0\":10,\"WEIGHTS_0\":3},\"indices\":4}]}]"},
+        {"\"inverseBindMatrices\":5}]",
+         "\"inverseBindMatrices\":5},{\"joints\":[2],\"inverseBindMatrices\":11}]"},
+        {"\"max\":[0.5]}]",
+         "\"max\":[0.5]},{\"bufferView\":0,\"byteOffset\":144,\"componentType\":5121,"
+         "\"count\":3,\"type\":\"VEC4\"},{\"bufferView\":0,\"byteOffset\":204,"
+         "\"componentType\":5126,\"count\":1,\"type\":\"MAT4\"}]"},
+    };
+    unsigned char blob[TG_BLOB_BYTES];
+    tg_triangle_blob(blob);
+    char *b64 = tg_base64(blob, TG_BLOB_BYTES);
+    const size_t size = strlen(tg_skinned_json) + strlen(b64) + 4096;
+    char *uri = malloc(strlen(b64) + 64), *json = malloc(size);
+    snprintf(uri, strlen(b64) + 64, ",\"uri\":\"data:application/octet-stream;base64,%s\"", b64);
+    snprintf(json, size, tg_skinned_json, "A", "B", turn, uri);
+    int r = 0;
+    for (size_t i = 0; i < sizeof edits / sizeof edits[0] && json; ++i) {
+        char *next = replace_once(json, edits[i][0], edits[i][1]);
+        free(json);
+        json = next;
+    }
+    r = json ? tg_write_text(path, json) : -1;
+    free(b64), free(uri), free(json);
+    return r;
+}
+
+/* Two skins in one file, one of them a subset of the skeleton in its own
+ * order: both meshes are built, written and dumped, each vertex where the
+ * turn puts it. At 1.5 s the 1 s clip is at 0.5 s: B (at (0, 1, 0)) has
+ * turned 45 degrees about z. */
+TEST(dump_json_skins_two_skins_one_of_them_a_subset)
+{
+    char file[600];
+    snprintf(file, sizeof file, "%s/two_skins.gltf", ts_temp_dir());
+    REQUIRE(write_two_skins(file) == 0);
+    cJSON *dump = build_and_run(file, "two_skins", "dump --time 1.5 --json");
+    unlink(file);
+    REQUIRE(dump);
+    const cJSON *meshes = cJSON_GetObjectItem(dump, "meshes");
+    REQUIRE(cJSON_GetArraySize(meshes) == 2);
+    const double h = sqrt(0.5); /* cos 45 = sin 45 */
+    /* tri: v0 on A stays; v1 on B turns about B; v2 half A, half B, both at
+     * (0, 1, 0). only_b: every vertex turns rigidly about B. */
+    const double want[2][3][3] = {{{0, 0, 0}, {2 * h, 1, 0}, {0, 1, 0}},
+                                  {{h, 1 - h, 0}, {2 * h, 1, 0}, {0, 1, 0}}};
+    const char *names[2] = {"tri", "only_b"};
+    for (int m = 0; m < 2; ++m) {
+        const cJSON *mesh = cJSON_GetArrayItem(meshes, m);
+        CHECK(strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(mesh, "name")), names[m]) == 0);
+        const cJSON *positions = cJSON_GetObjectItem(mesh, "positions");
+        const cJSON *normals = cJSON_GetObjectItem(mesh, "normals");
+        REQUIRE(cJSON_GetArraySize(positions) == 3 && cJSON_GetArraySize(normals) == 3);
+        for (int v = 0; v < 3; ++v)
+            for (int k = 0; k < 3; ++k) {
+                CHECK_NEAR(number(cJSON_GetArrayItem(cJSON_GetArrayItem(positions, v), k)),
+                           want[m][v][k], 1e-6);
+                /* Normals (0, 0, 1) are unchanged by a turn about z. */
+                CHECK_NEAR(number(cJSON_GetArrayItem(cJSON_GetArrayItem(normals, v), k)),
+                           k == 2 ? 1.0 : 0.0, 1e-6);
+            }
+    }
+    cJSON_Delete(dump);
+}
+
 TEST(info_json_lists_each_mesh_with_its_streams)
 {
     const char *path = ts_model_path(CESIUM);
@@ -302,4 +396,5 @@ TEST(info_json_lists_each_mesh_with_its_streams)
 }
 
 UTEST_MAIN(dump_json_skins_every_vertex_in_source_order,
-           dump_json_without_a_clip_gives_the_rest_pose, info_json_lists_each_mesh_with_its_streams)
+           dump_json_without_a_clip_gives_the_rest_pose,
+           dump_json_skins_two_skins_one_of_them_a_subset, info_json_lists_each_mesh_with_its_streams)

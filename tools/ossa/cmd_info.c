@@ -1,5 +1,6 @@
 /* cmd_info.c - `ossa info FILE.ossa`: what a blob holds (skeleton, units,
- * hierarchy, clips, sections), as text or JSON, or why it is invalid. */
+ * hierarchy, clips, meshes, sections), as text or JSON, or why it is
+ * invalid. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,8 @@ static void help(FILE *to)
             "\n"
             "Validates a blob and prints its skeleton (joints, roots, depth, units),\n"
             "clips (name, duration, rate, keys per track, bytes, resampling error),\n"
-            "meshes and sections. Exits 1 and says what is wrong and where when the\n"
+            "meshes (vertices, triangles, skin joints, influence histogram, bytes per\n"
+            "stream) and sections. Exits 1 and says what is wrong and where when the\n"
             "file is not a valid blob.\n"
             "  --tree      print the joint hierarchy with names\n"
             "  --json      one JSON object instead of text (always with the hierarchy)\n"
