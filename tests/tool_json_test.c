@@ -65,13 +65,15 @@ static char *run(const char *command)
     return out;
 }
 
-/* `ossa build -q SOURCE -o DIR/NAME.ossa`, then `ossa ARGS` on it, parsed. */
-static cJSON *build_and_run(const char *source, const char *name, const char *args)
+/* `ossa build -q SOURCE BUILD_OPTIONS -o DIR/NAME.ossa`, then `ossa ARGS`
+ * on it, parsed. */
+static cJSON *build_with(const char *source, const char *build_options, const char *name,
+                         const char *args)
 {
     char blob[600], command[2400];
     snprintf(blob, sizeof blob, "%s/%s.ossa", ts_temp_dir(), name);
-    snprintf(command, sizeof command, "'%s' build -q '%s' -o '%s' && '%s' %s '%s' %s",
-             OSSA_TEST_TOOL, source, blob, OSSA_TEST_TOOL,
+    snprintf(command, sizeof command, "'%s' build -q '%s' %s -o '%s' && '%s' %s '%s' %s",
+             OSSA_TEST_TOOL, source, build_options, blob, OSSA_TEST_TOOL,
              strncmp(args, "info", 4) == 0 ? "info" : "dump", blob, args + 4);
     char *out = run(command);
     unlink(blob);
@@ -80,6 +82,11 @@ static cJSON *build_and_run(const char *source, const char *name, const char *ar
         fprintf(stderr, "  not JSON: %.200s\n", out);
     free(out);
     return json;
+}
+
+static cJSON *build_and_run(const char *source, const char *name, const char *args)
+{
+    return build_with(source, "", name, args);
 }
 
 static double number(const cJSON *item)
@@ -395,6 +402,25 @@ TEST(info_json_lists_each_mesh_with_its_streams)
     cJSON_Delete(info);
 }
 
+/* --no-tangents: the mesh is written without them, 32 bytes per vertex. */
+TEST(build_no_tangents_leaves_tangents_out_of_the_blob)
+{
+    const char *path = ts_model_path(CESIUM);
+    if (!path)
+        SKIP("model " CESIUM " not found (set OSSA_MODELS or add ../shared/models)");
+    cJSON *info = build_with(path, "--no-tangents", "cesium_plain", "info --json");
+    REQUIRE(info);
+    const cJSON *m = cJSON_GetArrayItem(cJSON_GetObjectItem(info, "meshes"), 0);
+    REQUIRE(m);
+    CHECK(cJSON_IsFalse(cJSON_GetObjectItem(m, "tangents")));
+    const cJSON *streams = cJSON_GetObjectItem(m, "stream_bytes");
+    CHECK_INT(number(cJSON_GetObjectItem(streams, "skinned_stride")), 32);
+    CHECK_INT(number(cJSON_GetObjectItem(streams, "skinned")),
+              32 * number(cJSON_GetObjectItem(m, "vertices")));
+    cJSON_Delete(info);
+}
+
 UTEST_MAIN(dump_json_skins_every_vertex_in_source_order,
            dump_json_without_a_clip_gives_the_rest_pose,
-           dump_json_skins_two_skins_one_of_them_a_subset, info_json_lists_each_mesh_with_its_streams)
+           dump_json_skins_two_skins_one_of_them_a_subset, info_json_lists_each_mesh_with_its_streams,
+           build_no_tangents_leaves_tangents_out_of_the_blob)
