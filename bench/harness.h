@@ -86,7 +86,6 @@ size_t bench_eviction_bytes(void);
 /* Keeps the compiler from discarding a computed result. */
 void bench_consume(const void *p, size_t bytes);
 
-#endif /* OSSA_BENCH_HARNESS_H */
 
 /* ---- several reports over one interleaved run ---- */
 
@@ -113,3 +112,5 @@ bool bench_selected(const bench_variant *v, const bench_options *o);
  * buffer of `bytes`: the medians of repeated passes after a warm-up, so a
  * buffer that fits a cache measures that cache. */
 void bench_bandwidth(size_t bytes, double *read_gbps, double *write_gbps);
+
+#endif /* OSSA_BENCH_HARNESS_H */

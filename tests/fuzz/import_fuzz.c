@@ -2,7 +2,8 @@
  * temporary file of each format the importer treats specially (glTF, GLB,
  * FBX, Collada) and imported. Every import either fails with an error or
  * yields data that keeps the importer's promises (checked here, then fed to
- * the skeleton and clip builders). */
+ * the skeleton, clip and mesh builders, whose results must make a blob that
+ * ossa_blob_open accepts, as `ossa build` writes them). */
 /* OSSA_TEST_NEEDS_PIPELINE */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
@@ -51,11 +52,31 @@ static void use(const ossa_import *im)
         return;
     ossa_clip_build_options options = {0};
     options.max_frames = 10000;
-    for (int c = 0; c < im->clip_count; ++c) {
-        ossa_clip *clip = NULL;
-        if (ossa_clip_build(&im->clips[c], skeleton, &options, &clip, NULL, &e) == OSSA_OK)
-            ossa_clip_free(clip, NULL);
+    enum { MAX_PARTS = 16 };
+    ossa_clip *clips[MAX_PARTS];
+    ossa_mesh *meshes[MAX_PARTS];
+    int clip_count = 0, mesh_count = 0;
+    for (int c = 0; c < im->clip_count && clip_count < MAX_PARTS; ++c)
+        if (ossa_clip_build(&im->clips[c], skeleton, &options, &clips[clip_count], NULL, &e) ==
+            OSSA_OK)
+            ++clip_count;
+    for (int m = 0; m < im->mesh_count && mesh_count < MAX_PARTS; ++m)
+        if (ossa_mesh_build(&im->meshes[m], skeleton, NULL, &meshes[mesh_count], NULL, &e) ==
+            OSSA_OK)
+            ++mesh_count;
+    ossa_blob_contents contents = {skeleton, (const ossa_clip *const *)clips, clip_count,
+                                   (const ossa_mesh *const *)meshes, mesh_count};
+    void *blob_data = NULL;
+    size_t blob_bytes = 0;
+    if (ossa_blob_write_memory(&contents, NULL, &blob_data, &blob_bytes, &e) == OSSA_OK) {
+        ossa_blob blob;
+        EXPECT(ossa_blob_open(&blob, blob_data, blob_bytes, OSSA_BLOB_DEFAULT, &e) == OSSA_OK);
+        ossa_free(NULL, blob_data);
     }
+    for (int c = 0; c < clip_count; ++c)
+        ossa_clip_free(clips[c], NULL);
+    for (int m = 0; m < mesh_count; ++m)
+        ossa_mesh_free(meshes[m], NULL);
     ossa_skeleton_free(skeleton, NULL);
 }
 

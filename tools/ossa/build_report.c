@@ -105,37 +105,37 @@ void build_report_joint_match(const ossa_skeleton *skeleton, const build_clip *b
         list_names("not in the skeleton (ignored)", ignored, ignored_count);
 }
 
-void build_report_meshes(const ossa_import *imports, int count)
+void build_report_meshes_header(void)
 {
-    int total = 0;
-    for (int i = 0; i < count; ++i)
-        total += imports[i].mesh_count;
-    if (!total)
+    printf("meshes:\n  %-28s %-16s %8s %9s %5s  %-22s %-8s %9s\n", "name", "from", "vertices",
+           "triangles", "skin", "influences 1/2/3/4", "tangents", "bytes");
+}
+
+void build_report_mesh(const ossa_mesh *mesh, const char *source,
+                       const ossa_mesh_build_report *report)
+{
+    const char *slash = source ? strrchr(source, '/') : NULL;
+    int c[OSSA_MAX_INFLUENCES];
+    ossa_mesh_influence_counts(mesh, c);
+    char influences[64];
+    snprintf(influences, sizeof influences, "%d/%d/%d/%d", c[0], c[1], c[2], c[3]);
+    printf("  %-28s %-16s %8d %9d %5d  %-22s %-8s %9zu\n", ossa_mesh_name(mesh),
+           slash ? slash + 1 : (source ? source : "default"), ossa_mesh_vertex_count(mesh),
+           ossa_mesh_triangle_count(mesh), ossa_mesh_skin_joint_count(mesh), influences,
+           ossa_mesh_has_tangents(mesh) ? "yes" : "no", ossa_mesh_bytes(mesh));
+    if (!report)
         return;
-    printf("meshes (imported and checked; not written until the mesh builder lands):\n");
-    printf("  %-24s %9s %9s %6s  %-28s %s\n", "name", "vertices", "triangles", "skin",
-           "influences 1/2/3/4/>4", "tangents");
-    for (int i = 0; i < count; ++i)
-        for (int m = 0; m < imports[i].mesh_count; ++m) {
-            const ossa_raw_mesh *mesh = &imports[i].meshes[m];
-            int histogram[5] = {0, 0, 0, 0, 0};
-            for (int v = 0; v < mesh->vertex_count; ++v) {
-                int n = 0;
-                for (int k = mesh->influence_offsets[v]; k < mesh->influence_offsets[v + 1]; ++k)
-                    n += mesh->influences[k].weight > 0.0f;
-                if (n > 0)
-                    histogram[n > 4 ? 4 : n - 1]++;
-            }
-            char influences[64];
-            snprintf(influences, sizeof influences, "%d/%d/%d/%d/%d", histogram[0], histogram[1],
-                     histogram[2], histogram[3], histogram[4]);
-            printf("  %-24s %9d %9d %6d  %-28s %s\n", mesh->name ? mesh->name : "",
-                   mesh->vertex_count, mesh->index_count / 3, mesh->skin_joint_count,
-                   influences, mesh->tangents ? "yes" : "no");
-            if (histogram[4])
-                printf("  %-24s %d vertices have more than 4 influences: the 4 largest will "
-                       "be kept\n", "", histogram[4]);
-        }
+    if (report->reduced_vertices)
+        printf("      %d vertices had more than 4 influences: kept the 4 heaviest (largest weight "
+               "dropped %.3g)\n",
+               report->reduced_vertices, (double)report->largest_dropped_weight);
+    if (report->renormalized_vertices)
+        printf("      %d vertices' weights did not sum to 1: renormalised\n",
+               report->renormalized_vertices);
+    if (report->dropped_zero_weights)
+        printf("      %d zero weights dropped\n", report->dropped_zero_weights);
+    if (report->merged_influences)
+        printf("      %d influences named a joint twice: merged\n", report->merged_influences);
 }
 
 void build_report_warnings(const ossa_import *imports, int count)

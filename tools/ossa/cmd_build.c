@@ -1,7 +1,8 @@
 /* cmd_build.c - `ossa build`: source files (or the default character) -> a
  * .ossa blob. The first input gives the skeleton; every input may bring
- * clips (matched to the skeleton's joints by name) and meshes. Everything
- * is checked before the blob is written, so a failure leaves no file. */
+ * clips (matched to the skeleton's joints by name) and meshes (whose bones
+ * must be joints of that skeleton). Everything is built before the blob is
+ * written, so a failure leaves no file. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,8 +38,8 @@ static void help(FILE *to)
             "                   run; a ~5k-triangle skinned body) instead of input files\n"
             "  -q, --quiet      no progress and no summary\n"
             "  -h, --help       this text\n"
-            "Meshes are imported and checked; writing them into the blob comes with\n"
-            "the mesh builder.\n");
+            "Every skinned mesh of every input is built (influences reduced to the 4\n"
+            "heaviest, vertices grouped by influence count) and written with the clips.\n");
 }
 
 static int build_default(const char *output, bool quiet)
@@ -63,13 +64,8 @@ static int build_default(const char *output, bool quiet)
         build_report_clips_header();
         for (int i = 0; i < OSSA_DEFAULT_CLIP_COUNT; ++i)
             build_report_clip(character.clips[i], "default", NULL, NULL);
-        int counts[OSSA_MAX_INFLUENCES];
-        ossa_mesh_influence_counts(character.mesh, counts);
-        printf("  mesh %-8s %5d vertices  %5d triangles  influences 1/2/3/4: %d/%d/%d/%d  "
-               "%zu bytes\n",
-               ossa_mesh_name(character.mesh), ossa_mesh_vertex_count(character.mesh),
-               ossa_mesh_triangle_count(character.mesh), counts[0], counts[1], counts[2],
-               counts[3], ossa_mesh_bytes(character.mesh));
+        build_report_meshes_header();
+        build_report_mesh(character.mesh, NULL, NULL);
     }
     ossa_default_character_free(&character, NULL);
     return code;
@@ -89,12 +85,17 @@ typedef struct build_job {
     ossa_skeleton *skeleton;
     build_clip *clips;
     int clip_count;
+    build_mesh *meshes;
+    int mesh_count;
 } build_job;
 
 static void build_job_fini(build_job *job)
 {
     for (int i = 0; i < job->clip_count; ++i)
         ossa_clip_free(job->clips[i].clip, NULL);
+    for (int i = 0; i < job->mesh_count; ++i)
+        ossa_mesh_free(job->meshes[i].mesh, NULL);
+    free(job->meshes);
     for (int i = 0; job->imports && i < job->input_count; ++i)
         ossa_import_free(&job->imports[i]);
     ossa_skeleton_free(job->skeleton, NULL);
@@ -302,19 +303,64 @@ static int build_clips(build_job *job)
     return 0;
 }
 
+/* Every mesh of every input, in input order. */
+static int build_meshes(build_job *job)
+{
+    int total = 0;
+    for (int i = 0; i < job->input_count; ++i)
+        total += job->imports[i].mesh_count;
+    job->meshes = calloc((size_t)total + 1, sizeof *job->meshes);
+    if (!job->meshes) {
+        cli_error("build", "out of memory");
+        return 1;
+    }
+    cli_progress progress;
+    if (!job->quiet && total)
+        cli_progress_begin(&progress, "building meshes", total);
+    ossa_mesh_build_options options = {0};
+    options.no_tangents = job->import.no_tangents;
+    for (int i = 0; i < job->input_count; ++i)
+        for (int m = 0; m < job->imports[i].mesh_count; ++m) {
+            build_mesh *bm = &job->meshes[job->mesh_count];
+            bm->source = &job->imports[i];
+            bm->raw = &job->imports[i].meshes[m];
+            ossa_error error;
+            if (ossa_mesh_build(bm->raw, job->skeleton, &options, &bm->mesh, &bm->report,
+                                &error)) {
+                if (!job->quiet)
+                    fputc('\n', stderr);
+                cli_error("build", "%s: %s", bm->source->path, error.message);
+                return 1;
+            }
+            ++job->mesh_count;
+            if (!job->quiet)
+                cli_progress_step(&progress, job->mesh_count);
+        }
+    if (!job->quiet && total)
+        cli_progress_end(&progress);
+    return 0;
+}
+
 static int write_blob(build_job *job)
 {
     const ossa_clip **clips = calloc((size_t)job->clip_count + 1, sizeof *clips);
-    if (!clips) {
+    const ossa_mesh **meshes = calloc((size_t)job->mesh_count + 1, sizeof *meshes);
+    if (!clips || !meshes) {
+        free(clips);
+        free(meshes);
         cli_error("build", "out of memory");
         return 1;
     }
     for (int i = 0; i < job->clip_count; ++i)
         clips[i] = job->clips[i].clip;
-    ossa_blob_contents contents = {job->skeleton, clips, job->clip_count, NULL, 0};
+    for (int i = 0; i < job->mesh_count; ++i)
+        meshes[i] = job->meshes[i].mesh;
+    ossa_blob_contents contents = {job->skeleton, clips, job->clip_count, meshes,
+                                   job->mesh_count};
     ossa_error error;
     ossa_result r = ossa_blob_write_file(job->output, &contents, &error);
     free(clips);
+    free(meshes);
     if (r) {
         cli_error("build", "%s", error.message);
         return 1;
@@ -331,7 +377,11 @@ static void summary(const build_job *job)
         build_report_clip(bc->clip, bc->source->path, job->skeleton, &bc->report);
         build_report_joint_match(job->skeleton, bc, bc->source != &job->imports[0]);
     }
-    build_report_meshes(job->imports, job->input_count);
+    if (job->mesh_count)
+        build_report_meshes_header();
+    for (int i = 0; i < job->mesh_count; ++i)
+        build_report_mesh(job->meshes[i].mesh, job->meshes[i].source->path,
+                          &job->meshes[i].report);
     build_report_warnings(job->imports, job->input_count);
 }
 
@@ -395,7 +445,7 @@ int cmd_build(int argc, char **argv)
     }
     code = 1;
     if (import_all(&job) || build_skeleton(&job) || check_meshes(&job) || select_clips(&job) ||
-        build_clips(&job) || write_blob(&job))
+        build_clips(&job) || build_meshes(&job) || write_blob(&job))
         goto done;
     if (!job.quiet)
         summary(&job);

@@ -1,5 +1,6 @@
 /* cmd_info.c - `ossa info FILE.ossa`: what a blob holds (skeleton, units,
- * hierarchy, clips, sections), as text or JSON, or why it is invalid. */
+ * hierarchy, clips, meshes, sections), as text or JSON, or why it is
+ * invalid. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,8 @@ static void help(FILE *to)
             "\n"
             "Validates a blob and prints its skeleton (joints, roots, depth, units),\n"
             "clips (name, duration, rate, keys per track, bytes, resampling error),\n"
-            "meshes and sections. Exits 1 and says what is wrong and where when the\n"
+            "meshes (vertices, triangles, skin joints, influence histogram, bytes per\n"
+            "stream) and sections. Exits 1 and says what is wrong and where when the\n"
             "file is not a valid blob.\n"
             "  --tree      print the joint hierarchy with names\n"
             "  --json      one JSON object instead of text (always with the hierarchy)\n"
@@ -34,28 +36,87 @@ static const char *kind_name(ossa_section_kind kind)
     }
 }
 
-/* Vertices, triangles, influence histogram and the bytes of each stream. */
+/* The bytes of each part of a mesh, as stored (ossa_mesh_bytes adds the
+ * header, the name and alignment padding). */
+typedef struct mesh_streams {
+    size_t skinned;    /* bind-pose position, normal[, tangent]: read by skinning */
+    size_t influences; /* joints (uint16) and weights (n - 1 floats per vertex) */
+    size_t statics;    /* uv, colour: never touched per frame */
+    size_t indices;
+    size_t skin;       /* skin joint -> skeleton joint map and inverse bind matrices */
+    size_t source_map; /* runtime vertex -> source vertex */
+} mesh_streams;
+
+static mesh_streams streams_of(const ossa_mesh *m)
+{
+    const size_t n = (size_t)ossa_mesh_vertex_count(m);
+    const size_t skins = (size_t)ossa_mesh_skin_joint_count(m);
+    int c[OSSA_MAX_INFLUENCES];
+    ossa_mesh_influence_counts(m, c);
+    size_t joints = 0, weights = 0;
+    for (int k = 0; k < OSSA_MAX_INFLUENCES; ++k) {
+        joints += (size_t)(k + 1) * (size_t)c[k];
+        weights += (size_t)k * (size_t)c[k];
+    }
+    mesh_streams s;
+    s.skinned = n * (size_t)ossa_mesh_skinned_stride(m);
+    s.influences = 2 * joints + 4 * weights;
+    s.statics = n * ((ossa_mesh_uvs(m) ? 8u : 0u) + (ossa_mesh_colors(m) ? 4u : 0u));
+    s.indices = (size_t)ossa_mesh_triangle_count(m) * 12u;
+    s.skin = skins * (2u + sizeof(ossa_mat34));
+    s.source_map = 4u * n;
+    return s;
+}
+
+static const char *static_contents(const ossa_mesh *m)
+{
+    if (ossa_mesh_uvs(m) && ossa_mesh_colors(m))
+        return "uv, colour";
+    return ossa_mesh_uvs(m) ? "uv" : (ossa_mesh_colors(m) ? "colour" : "none");
+}
+
+/* One row of the mesh table and a line with the bytes of each stream. */
 static void print_mesh(const ossa_mesh *m)
 {
     const int n = ossa_mesh_vertex_count(m);
     int c[OSSA_MAX_INFLUENCES];
     ossa_mesh_influence_counts(m, c);
     const double pct = 100.0 / (n > 0 ? n : 1);
-    printf("  %-16s %d vertices, %d triangles, %d skin joints, %zu bytes\n", ossa_mesh_name(m), n,
-           ossa_mesh_triangle_count(m), ossa_mesh_skin_joint_count(m), ossa_mesh_bytes(m));
-    printf("    influences: 1: %d (%.0f%%), 2: %d (%.0f%%), 3: %d (%.0f%%), 4: %d (%.0f%%)\n",
-           c[0], c[0] * pct, c[1], c[1] * pct, c[2], c[2] * pct, c[3], c[3] * pct);
-    const size_t joints = (size_t)c[0] + 2u * (size_t)c[1] + 3u * (size_t)c[2] + 4u * (size_t)c[3];
-    const size_t weights = (size_t)c[1] + 2u * (size_t)c[2] + 3u * (size_t)c[3];
-    printf("    skinned stream: %zu bytes (%d per vertex: position, normal%s); influences: %zu "
-           "bytes\n",
-           (size_t)n * (size_t)ossa_mesh_skinned_stride(m), ossa_mesh_skinned_stride(m),
-           ossa_mesh_has_tangents(m) ? ", tangent" : "", 2 * joints + 4 * weights);
-    printf("    static stream: %zu bytes (%s%s%s); indices: %zu bytes\n",
-           (size_t)n * ((ossa_mesh_uvs(m) ? 8u : 0u) + (ossa_mesh_colors(m) ? 4u : 0u)),
-           ossa_mesh_uvs(m) ? "uv" : "", ossa_mesh_uvs(m) && ossa_mesh_colors(m) ? ", " : "",
-           ossa_mesh_colors(m) ? "colour" : (ossa_mesh_uvs(m) ? "" : "none"),
-           (size_t)ossa_mesh_triangle_count(m) * 12u);
+    char influences[96];
+    snprintf(influences, sizeof influences, "%d/%d/%d/%d (%.0f/%.0f/%.0f/%.0f%%)", c[0], c[1],
+             c[2], c[3], c[0] * pct, c[1] * pct, c[2] * pct, c[3] * pct);
+    printf("  %-28s %8d %9d %5d  %-36s %9zu\n", ossa_mesh_name(m), n, ossa_mesh_triangle_count(m),
+           ossa_mesh_skin_joint_count(m), influences, ossa_mesh_bytes(m));
+    const mesh_streams s = streams_of(m);
+    printf("      skinned stream %zu B (%d per vertex: position, normal%s), influences %zu B, "
+           "static stream %zu B (%s), indices %zu B, skin joints %zu B, source map %zu B\n",
+           s.skinned, ossa_mesh_skinned_stride(m), ossa_mesh_has_tangents(m) ? ", tangent" : "",
+           s.influences, s.statics, static_contents(m), s.indices, s.skin, s.source_map);
+}
+
+static void print_mesh_json(const ossa_mesh *m, const ossa_skeleton *skeleton)
+{
+    int c[OSSA_MAX_INFLUENCES];
+    ossa_mesh_influence_counts(m, c);
+    printf("{\"name\": ");
+    json_string(stdout, ossa_mesh_name(m));
+    printf(", \"vertices\": %d, \"triangles\": %d, \"influences\": [%d, %d, %d, %d],\n"
+           "   \"tangents\": %s, \"uvs\": %s, \"colors\": %s, \"bytes\": %zu,\n",
+           ossa_mesh_vertex_count(m), ossa_mesh_triangle_count(m), c[0], c[1], c[2], c[3],
+           ossa_mesh_has_tangents(m) ? "true" : "false", ossa_mesh_uvs(m) ? "true" : "false",
+           ossa_mesh_colors(m) ? "true" : "false", ossa_mesh_bytes(m));
+    const mesh_streams s = streams_of(m);
+    printf("   \"stream_bytes\": {\"skinned\": %zu, \"skinned_stride\": %d, \"influences\": %zu, "
+           "\"static\": %zu, \"indices\": %zu, \"skin_joints\": %zu, \"source_map\": %zu},\n"
+           "   \"skin_joints\": [",
+           s.skinned, ossa_mesh_skinned_stride(m), s.influences, s.statics, s.indices, s.skin,
+           s.source_map);
+    const uint16_t *joints = ossa_mesh_skin_joints(m);
+    for (int k = 0; k < ossa_mesh_skin_joint_count(m); ++k) {
+        printf("%s", k ? ", " : "");
+        json_string(stdout, skeleton ? ossa_skeleton_joint_name(skeleton, joints[k]) : NULL);
+    }
+    printf("]}");
 }
 
 /* depth[i] of every joint (parents come first). */
@@ -149,6 +210,9 @@ static void print_text(const char *path, const ossa_blob *blob, bool tree)
                ossa_clip_frame_count(c), ossa_clip_bytes(c), (double)et, (double)er, (double)es);
     }
     printf("meshes: %d\n", blob->mesh_count);
+    if (blob->mesh_count)
+        printf("  %-28s %8s %9s %5s  %-36s %9s\n", "name", "vertices", "triangles", "skin",
+               "influences 1/2/3/4", "bytes");
     for (int i = 0; i < blob->mesh_count; ++i)
         print_mesh(ossa_blob_mesh(blob, i));
     printf("sections:\n");
@@ -216,7 +280,12 @@ static void print_json(const char *path, const ossa_blob *blob)
         json_float(stdout, es);
         printf("}");
     }
-    printf("],\n \"meshes\": [],\n \"sections\": [");
+    printf("],\n \"meshes\": [");
+    for (int i = 0; i < blob->mesh_count; ++i) {
+        printf("%s\n  ", i ? "," : "");
+        print_mesh_json(ossa_blob_mesh(blob, i), blob->skeleton);
+    }
+    printf("],\n \"sections\": [");
     for (int i = 0; i < blob->section_count; ++i) {
         uint64_t offset, bytes;
         ossa_section_kind kind = ossa_blob_section(blob, i, &offset, &bytes);
