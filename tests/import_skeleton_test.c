@@ -279,7 +279,48 @@ TEST(import_skeleton_builds_and_keeps_units)
     ossa_import_free(&im);
 }
 
+/* --all-nodes: the end-of-chain "Nub" nodes of the pab biped join the
+ * skeleton, every other joint stays as it was, and the tree under Hips has
+ * the 67 joints ozz-animation builds from this file (issue 5's anchor). */
+TEST(import_all_nodes_adds_the_end_of_chain_nodes)
+{
+    ossa_import plain, all;
+    ossa_import_options options = {0};
+    options.all_nodes = true;
+    IMPORT_OR_SKIP("pab/skeleton.fbx", NULL, &plain);
+    IMPORT_OR_SKIP("pab/skeleton.fbx", &options, &all);
+    const ossa_raw_skeleton *a = &all.skeleton, *p = &plain.skeleton;
+    for (int j = 0; j < p->joint_count; ++j) {
+        const int k = ossa_raw_skeleton_find(a, p->joints[j].name);
+        REQUIRE(k >= 0);
+        const int pp = p->joints[j].parent, ap = a->joints[k].parent;
+        CHECK((pp < 0) == (ap < 0));
+        if (pp >= 0 && ap >= 0)
+            CHECK(strcmp(p->joints[pp].name, a->joints[ap].name) == 0);
+        CHECK_NEAR(p->joints[j].rest.translation.x, a->joints[k].rest.translation.x, 1e-6);
+        CHECK_NEAR(p->joints[j].rest.translation.y, a->joints[k].rest.translation.y, 1e-6);
+        CHECK_NEAR(p->joints[j].rest.translation.z, a->joints[k].rest.translation.z, 1e-6);
+    }
+    int added = 0, under_hips = 0;
+    for (int k = 0; k < a->joint_count; ++k) {
+        if (ossa_raw_skeleton_find(p, a->joints[k].name) < 0) {
+            ++added;
+            CHECK(strstr(a->joints[k].name, "Nub") != NULL);
+            REQUIRE(a->joints[k].parent >= 0);
+        }
+        int r = k;
+        while (a->joints[r].parent >= 0)
+            r = a->joints[r].parent;
+        under_hips += strcmp(a->joints[r].name, "Hips") == 0;
+    }
+    CHECK_INT(added, 13); /* head, 2 x 5 fingers, 2 toes */
+    CHECK_INT(under_hips, 67);
+    ossa_import_free(&plain);
+    ossa_import_free(&all);
+}
+
 UTEST_MAIN(import_folds_fbx_pivot_helpers_into_joints,
+           import_all_nodes_adds_the_end_of_chain_nodes,
            import_fbx_folded_rest_pose_is_the_skin_bind_pose,
            import_fbx_joints_are_bones_and_their_ancestors,
            import_animated_cameras_are_not_joints, import_gltf_rest_pose_is_the_nodes_transform,

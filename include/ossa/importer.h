@@ -48,6 +48,11 @@ typedef struct ossa_import_options {
     bool no_tangents;
     /* Skip meshes entirely (animation-only inputs). */
     bool no_meshes;
+    /* Joints are normally the skins' bones, the nodes a clip moves and their
+     * ancestors. true also makes every plain node below a joint a joint
+     * (end-of-chain "Nub" nodes, attachment sockets): the skeleton other tools,
+     * ozz-animation among them, build from the same file. */
+    bool all_nodes;
     ossa_allocator allocator; /* default aligned_alloc/free */
 } ossa_import_options;
 

@@ -90,6 +90,7 @@ typedef struct ossai_scene {
     const char *path;
     double scale;
     bool no_tangents;
+    bool all_nodes; /* ossa_import_options.all_nodes */
     ossai_node *nodes;
     int node_count;
     int *node_order; /* node indices sorted by (name, index) */

@@ -216,6 +216,7 @@ ossa_result ossa_import_file(const char *path, const ossa_import_options *option
     sc.path = out->path;
     sc.scale = options->scale > 0.0f ? (double)options->scale : 1.0;
     sc.no_tangents = options->no_tangents;
+    sc.all_nodes = options->all_nodes;
     sc.error = error;
     r = run(&sc, options);
     if (sc.ai)

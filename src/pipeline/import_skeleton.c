@@ -1,7 +1,7 @@
 /* import_skeleton.c - which nodes become joints, and their rest transforms.
  *
  * Joints are the skins' bones, the nodes a clip moves, and every ancestor of
- * those. Not joints: FBX pivot helpers (their transforms are folded into the
+ * those (with all_nodes, also every plain node below a joint). Not joints: FBX pivot helpers (their transforms are folded into the
  * joint they belong to), cameras and lights (unless something hangs below
  * them), nodes nothing needs, and the scene's root when it is an identity
  * that only groups the others. */
@@ -76,6 +76,18 @@ ossa_result ossai_skeleton_select(ossai_scene *sc)
     if (sc->node_count > 0 && nodes[0].selected && !nodes[0].is_bone && !nodes[0].animated &&
         ossai_dmat_is_identity(&nodes[0].local, 0.0))
         nodes[0].selected = false;
+    /* all_nodes: plain nodes below a joint join too (looking through FBX
+     * pivot helpers to the node they belong to), once the root is settled so
+     * that the scene container does not pull in its other children. The
+     * table lists parents before children: one pass reaches whole subtrees. */
+    for (int i = 0; sc->all_nodes && i < sc->node_count; ++i) {
+        const ossai_node *n = &nodes[i];
+        int p = n->parent;
+        while (p >= 0 && nodes[p].is_helper)
+            p = nodes[p].parent;
+        if (p >= 0 && nodes[p].selected && !n->is_helper && !n->is_camera && !n->has_mesh)
+            nodes[i].selected = true;
+    }
 
     int count = 0;
     for (int i = 0; i < sc->node_count; ++i)

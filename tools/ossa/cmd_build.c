@@ -34,6 +34,8 @@ static void help(FILE *to)
             "                   metres); units are recorded and shown by ossa info\n"
             "  --bfs            number joints breadth-first (default depth-first)\n"
             "  --no-tangents    leave tangents out of meshes\n"
+            "  --all-nodes      also make every plain node below a joint a joint (end-of-\n"
+            "                   chain 'Nub' nodes, sockets), as ozz-animation does\n"
             "  --default        the embedded default character (96 joints; crouch, walk,\n"
             "                   run; a ~5k-triangle skinned body) instead of input files\n"
             "  -q, --quiet      no progress and no summary\n"
@@ -422,6 +424,8 @@ int cmd_build(int argc, char **argv)
             job.bfs = true;
         } else if (cli_is(a, "--no-tangents", NULL)) {
             job.import.no_tangents = true;
+        } else if (cli_is(a, "--all-nodes", NULL)) {
+            job.import.all_nodes = true;
         } else if (cli_is(a, "--quiet", "-q")) {
             job.quiet = true;
         } else if (a[0] == '-' && a[1] != '\0') {
