@@ -165,13 +165,14 @@ ossa_result ossa_crowd_character(const ossa_crowd *crowd, ossa_entity entity,
                                  ossa_character_state *out);
 /* The character's world-space joint transforms (joint_count matrices) as of
  * its last update, or NULL for a stale entity or one never updated. The
- * pointer is valid until the crowd next spawns, despawns, changes an
- * activation or interval, or updates. */
+ * pointer stays valid while the entity lives (poses do not move when
+ * characters change buckets); its contents change at the entity's updates. */
 const ossa_mat34 *ossa_crowd_pose(const ossa_crowd *crowd, ossa_entity entity);
 /* A skinned, active character's palette (the crowd's skin_joint_count
  * matrices, world space, 16-byte aligned) as of its last update, or NULL when
  * it is stale, not skinned, inactive or not updated since it became skinned
- * or active. Valid as long as ossa_crowd_pose's pointer. */
+ * or active. Valid until the crowd next spawns, despawns, changes an
+ * activation, interval or skinning, or updates. */
 const ossa_mat34 *ossa_crowd_palette(const ossa_crowd *crowd, ossa_entity entity);
 int ossa_crowd_skin_joint_count(const ossa_crowd *crowd);
 

@@ -135,8 +135,8 @@ static ossa_crowd *layout(carver *k, const ossa_crowd_desc *d)
     COLUMN(spawn_frame, 1);
     COLUMN(updates, 1);
     COLUMN(footfalls, 1);
-    COLUMN(model, joints);
 #undef COLUMN
+    x->model = carve(k, cap * joints, sizeof *x->model);
     x->batch_capacity = (int)batches;
     x->batch_first = carve(k, batches, sizeof *x->batch_first);
     x->batch_size = carve(k, batches, sizeof *x->batch_size);
@@ -444,7 +444,7 @@ const ossa_mat34 *ossa_crowd_pose(const ossa_crowd *crowd, ossa_entity e)
     const int slot = slot_of(crowd, e);
     if (slot < 0 || crowd->updates[slot] == 0)
         return NULL;
-    return crowd->model + (size_t)slot * (size_t)crowd->joint_count;
+    return crowd->model + (size_t)e.index * (size_t)crowd->joint_count;
 }
 
 const ossa_mat34 *ossa_crowd_palette(const ossa_crowd *crowd, ossa_entity e)

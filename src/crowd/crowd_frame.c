@@ -265,6 +265,9 @@ static ossa_result update_batch(ossa_crowd *c, int batch, const scratch *s)
         return r;
 
     stage(c, OSSA_CROWD_STAGE_POSE_OUT);
+    ossa_mat34 *poses[OSSA_LANE_MAX_WIDTH];
+    for (int l = 0; l < n; ++l)
+        poses[l] = c->model + (size_t)c->entity[first + l] * (size_t)joints;
     ossa_lane_palette_job out = {0};
     out.model = s->model;
     out.model_count = s->model_floats;
@@ -272,8 +275,7 @@ static ossa_result update_batch(ossa_crowd *c, int batch, const scratch *s)
     out.character_count = n;
     out.width = w;
     out.path = c->path;
-    out.palette = c->model + (size_t)first * (size_t)joints;
-    out.palette_count = n * joints;
+    out.outputs = poses;
     if ((r = ossa_lane_palette_job_run(&out)))
         return r;
 

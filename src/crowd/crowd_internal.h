@@ -65,7 +65,10 @@ struct ossa_crowd {
     float *foot_prev; /* OSSA_CROWD_MAX_FEET per slot: last height above the root */
     uint8_t *skinned;  /* 1: wears the skin (updates in BUCKET_SKINNED while active) */
     uint8_t *palette_ready; /* 1: its palette was computed since it entered BUCKET_SKINNED */
-    ossa_mat34 *model; /* joint_count per slot: the world pose */
+    /* joint_count per entity index: the world pose. Not a column: a pose is
+     * large, so it stays where its entity's index puts it and moves between
+     * buckets swap only the small per-slot state. */
+    ossa_mat34 *model;
     /* cold columns */
     char (*name)[OSSA_CROWD_NAME_BYTES];
     uint64_t *spawn_frame;
