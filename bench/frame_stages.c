@@ -1,5 +1,6 @@
 /* frame_stages.c - the frame benchmark's stages (see frame_setup.h): each
- * runs one stage for all characters, split over the scene's threads. */
+ * runs one stage for all characters, split over the scene's threads; whole
+ * frames of each path timed stage by stage; the checks. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,6 +134,57 @@ void frame_ref_local_to_model(void *scene)
     }
 }
 
+void frame_ref_palette(void *scene)
+{
+    frame_scene *s = scene;
+    PARALLEL(s)
+    {
+        int begin, end;
+        if (share(s->skinned, &begin, &end)) {
+            ossa_palette_job j = {0};
+            j.model = s->ref_model;
+            j.model_count = s->characters * s->joints;
+            j.joint_count = s->joints;
+            j.skin_joint = ossa_mesh_skin_joints(s->mesh);
+            j.inverse_bind = ossa_mesh_inverse_binds(s->mesh);
+            j.skin_joint_count = s->skins;
+            j.instance_count = s->skinned;
+            j.instance_begin = begin;
+            j.instance_end = end;
+            j.palette = s->ref_palette;
+            j.palette_count = s->skinned * s->skins;
+            note(s, ossa_palette_job_run(&j));
+        }
+    }
+}
+
+/* Characters [begin, end) skinned from palettes into streams. */
+static void skin_range(frame_scene *s, int begin, int end, const ossa_mat34 *palettes,
+                       unsigned char *streams, ossa_skinning_path path)
+{
+    for (int i = begin; i < end; ++i) {
+        ossa_skinning_job j = {0};
+        j.mesh = s->mesh;
+        j.palette = palettes + (size_t)i * (size_t)s->skins;
+        j.palette_count = s->skins;
+        j.output = streams + (size_t)i * s->stream_bytes;
+        j.output_bytes = s->stream_bytes;
+        j.path = path;
+        note(s, ossa_skinning_job_run(&j));
+    }
+}
+
+void frame_ref_skin(void *scene)
+{
+    frame_scene *s = scene;
+    PARALLEL(s)
+    {
+        int begin, end;
+        if (share(s->skinned, &begin, &end))
+            skin_range(s, begin, end, s->ref_palette, s->ref_streams, OSSA_SKINNING_SCALAR);
+    }
+}
+
 /* ---- lane stages: batches split over threads ---- */
 
 static void lane_sample(frame_scene *s, int second, int gather)
@@ -253,21 +305,76 @@ void frame_lane_pose_out(void *scene)
     }
 }
 
-/* ---- the fused frame ---- */
+/* The palettes of the skinned characters among `count` characters from
+ * first_character whose lane model is `model` (batches [batch_begin,
+ * batch_end) of it): the skinned ones are the first characters, so the
+ * first batches, the last one perhaps in part. */
+static ossa_result lane_palettes(frame_scene *s, const float *model, size_t model_count,
+                                 int first_character, int count, int batch_begin, int batch_end)
+{
+    const int skinned = s->skinned - first_character < count ? s->skinned - first_character
+                                                             : count;
+    if (skinned <= 0 || batch_begin >= batch_end)
+        return OSSA_OK;
+    ossa_lane_palette_job j = {0};
+    j.model = model;
+    j.model_count = model_count;
+    j.joint_count = s->joints;
+    j.character_count = skinned;
+    j.skin_joint = ossa_mesh_skin_joints(s->mesh);
+    j.inverse_bind = ossa_mesh_inverse_binds(s->mesh);
+    j.skin_joint_count = s->skins;
+    j.width = s->width;
+    j.batch_begin = batch_begin;
+    j.batch_end = batch_end;
+    j.path = s->path;
+    j.palette = s->lane_palette + (size_t)first_character * (size_t)s->skins;
+    j.palette_count = skinned * s->skins;
+    return ossa_lane_palette_job_run(&j);
+}
+
+void frame_lane_palette(void *scene)
+{
+    frame_scene *s = scene;
+    PARALLEL(s)
+    {
+        int begin, end;
+        if (share(ossa_lane_batch_count(s->skinned, s->width), &begin, &end))
+            note(s, lane_palettes(s, s->lane_model, s->model_floats, 0, s->skinned, begin, end));
+    }
+}
+
+void frame_lane_skin(void *scene)
+{
+    frame_scene *s = scene;
+    PARALLEL(s)
+    {
+        int begin, end;
+        if (share(s->skinned, &begin, &end))
+            skin_range(s, begin, end, s->lane_palette, s->lane_streams, OSSA_SKINNING_AUTO);
+    }
+}
+
+/* ---- the library's frame ---- */
+
+static void record_ns(frame_timing *t, const double *ns);
 
 void frame_crowd(void *scene)
 {
     frame_scene *s = scene;
-    int batches = 0;
-    note(s, ossa_crowd_begin_frame(s->crowd, s->dt, &batches));
-    PARALLEL(s)
-    {
-        int begin, end;
-        if (share(batches, &begin, &end))
-            note(s, ossa_crowd_update(s->crowd, begin, end, s->scratch[thread_id()],
-                                      s->scratch_bytes));
-    }
-    note(s, ossa_crowd_end_frame(s->crowd));
+    s->runner.timed = 0;
+    note(s, crowd_runner_frame(&s->runner, s->dt));
+}
+
+void frame_crowd_timed(void *scene)
+{
+    frame_scene *s = scene;
+    s->runner.timed = 1;
+    note(s, crowd_runner_frame(&s->runner, s->dt));
+    double ns[FRAME_STAGES];
+    for (int k = 0; k < FRAME_STAGES; ++k)
+        ns[k] = crowd_runner_stage_ns(&s->runner, k);
+    record_ns(&s->crowd_timing, ns);
 }
 
 /* ---- staged frames, stage by stage ---- */
@@ -305,42 +412,37 @@ double frame_timing_median(const frame_timing *t, int stage, int calls)
     return median;
 }
 
+/* Runs the stages in order, each timed; a NULL stage takes no time. */
+static void staged(frame_scene *s, void (*const stages[FRAME_STAGES])(void *), frame_timing *t)
+{
+    uint64_t stamps[FRAME_STAGES + 1];
+    stamps[0] = cli_now_ns();
+    for (int k = 0; k < FRAME_STAGES; ++k) {
+        if (stages[k] && (k < FRAME_PALETTE || s->skinned))
+            stages[k](s);
+        stamps[k + 1] = cli_now_ns();
+    }
+    record(t, stamps, FRAME_STAGES);
+}
+
 void frame_reference_staged(void *scene)
 {
-    frame_scene *s = scene;
-    uint64_t t[FRAME_STAGES + 1];
-    t[0] = cli_now_ns();
-    frame_ref_sample(s);
-    t[1] = cli_now_ns();
-    frame_ref_sample_b(s);
-    t[2] = cli_now_ns();
-    frame_ref_blend(s);
-    t[3] = cli_now_ns();
-    frame_ref_local_to_model(s);
-    t[4] = cli_now_ns();
-    record(&s->reference_timing, t, 4);
+    void (*const stages[FRAME_STAGES])(void *) = {
+        frame_ref_sample, frame_ref_sample_b, frame_ref_blend, frame_ref_local_to_model, NULL,
+        frame_ref_palette, frame_ref_skin};
+    staged(scene, stages, &((frame_scene *)scene)->reference_timing);
 }
 
 void frame_lanes_staged(void *scene)
 {
-    frame_scene *s = scene;
-    uint64_t t[FRAME_STAGES + 1];
-    t[0] = cli_now_ns();
-    frame_lane_sample(s);
-    t[1] = cli_now_ns();
-    frame_lane_sample_b(s);
-    t[2] = cli_now_ns();
-    frame_lane_blend(s);
-    t[3] = cli_now_ns();
-    frame_lane_local_to_model(s);
-    t[4] = cli_now_ns();
-    frame_lane_pose_out(s);
-    t[5] = cli_now_ns();
-    record(&s->lanes_timing, t, 5);
+    void (*const stages[FRAME_STAGES])(void *) = {
+        frame_lane_sample, frame_lane_sample_b, frame_lane_blend, frame_lane_local_to_model,
+        frame_lane_pose_out, frame_lane_palette, frame_lane_skin};
+    staged(scene, stages, &((frame_scene *)scene)->lanes_timing);
 }
 
-/* One batch through the five lane stages in scratch that stays in cache;
- * ns[k] += stage k's time. */
+/* One batch through the lane stages, palettes included, in scratch that
+ * stays in cache; ns[k] += stage k's time. */
 static void fused_batch(frame_scene *s, int batch, float *scratch, double *ns)
 {
     const int w = s->width, first = batch * w;
@@ -411,66 +513,120 @@ static void fused_batch(frame_scene *s, int batch, float *scratch, double *ns)
     pj.palette_count = n * s->joints;
     note(s, ossa_lane_palette_job_run(&pj));
     t[5] = cli_now_ns();
-    for (int k = 0; k < FRAME_STAGES; ++k)
+    note(s, lane_palettes(s, m, model, first, n, 0, 1));
+    t[6] = cli_now_ns();
+    for (int k = 0; k <= FRAME_PALETTE; ++k)
         ns[k] += (double)(t[k + 1] - t[k]);
 }
 
 void frame_lanes_fused(void *scene)
 {
     frame_scene *s = scene;
-    double thread0[FRAME_STAGES] = {0};
     PARALLEL(s)
     {
+        double *ns = s->fused_ns[thread_id()];
+        memset(ns, 0, sizeof(double) * FRAME_STAGES);
         int begin, end;
-        if (share(s->batches, &begin, &end)) {
-            double ns[FRAME_STAGES] = {0};
+        if (share(s->batches, &begin, &end))
             for (int b = begin; b < end; ++b)
                 fused_batch(s, b, s->fused_scratch[thread_id()], ns);
-            if (thread_id() == 0)
-                memcpy(thread0, ns, sizeof ns);
+#ifdef _OPENMP
+#pragma omp barrier
+#endif
+        if (share(s->skinned, &begin, &end)) {
+            const uint64_t t0 = cli_now_ns();
+            skin_range(s, begin, end, s->lane_palette, s->lane_streams, OSSA_SKINNING_AUTO);
+            ns[FRAME_SKIN] = (double)(cli_now_ns() - t0);
         }
     }
-    record_ns(&s->fused_timing, thread0);
+    double sum[FRAME_STAGES] = {0};
+    for (int t = 0; t < s->threads; ++t)
+        for (int k = 0; k < FRAME_STAGES; ++k)
+            sum[k] += s->fused_ns[t][k];
+    record_ns(&s->fused_timing, sum);
 }
 
 /* ---- checks ---- */
 
-double frame_scene_check(frame_scene *s)
+static double worst_matrix_difference(const ossa_mat34 *a, const ossa_mat34 *b, size_t n)
 {
-    frame_ref_sample(s);
-    frame_ref_sample_b(s);
-    frame_ref_blend(s);
-    frame_ref_local_to_model(s);
-    frame_lane_sample(s);
-    frame_lane_sample_b(s);
-    frame_lane_blend(s);
-    frame_lane_local_to_model(s);
-    frame_lane_pose_out(s);
-    if (s->crowd)
-        frame_crowd(s);
     double worst = 0;
-    const size_t n = (size_t)s->characters * (size_t)s->joints;
     for (size_t i = 0; i < n; ++i)
         for (int r = 0; r < 3; ++r)
             for (int c = 0; c < 4; ++c) {
-                const double a = s->pose_out[i].m[r][c], b = s->ref_model[i].m[r][c];
-                const double e = fabs(a - b) / (1.0 + fabs(b));
+                const double x = a[i].m[r][c], y = b[i].m[r][c];
+                const double e = fabs(x - y) / (1.0 + fabs(y));
                 if (!(e <= worst))
                     worst = e;
             }
     return worst;
 }
 
+/* Per vertex attribute (float4s): |a - b| over 1 + the largest |b|. */
+static double worst_vertex_difference(const frame_scene *s)
+{
+    const int floats = ossa_mesh_skinned_stride(s->mesh) / 4;
+    double worst = 0;
+    for (int i = 0; i < s->skinned; ++i) {
+        const float *a = (const float *)(const void *)(s->lane_streams + (size_t)i * s->stream_bytes);
+        const float *b = (const float *)(const void *)(s->ref_streams + (size_t)i * s->stream_bytes);
+        for (int v = 0; v < s->vertices * floats; v += 4) {
+            double scale = 1.0, diff = 0.0;
+            for (int k = 0; k < 4; ++k) {
+                scale = fmax(scale, 1.0 + fabs((double)b[v + k]));
+                diff = fmax(diff, fabs((double)a[v + k] - b[v + k]));
+            }
+            if (!(diff / scale <= worst))
+                worst = diff / scale;
+        }
+    }
+    return worst;
+}
+
+void frame_scene_check(frame_scene *s, double *poses, double *palettes, double *vertices)
+{
+    frame_reference_staged(s);
+    frame_lanes_staged(s);
+    if (s->crowd)
+        frame_crowd(s);
+    *poses = worst_matrix_difference(s->pose_out, s->ref_model,
+                                     (size_t)s->characters * (size_t)s->joints);
+    *palettes = worst_matrix_difference(s->lane_palette, s->ref_palette,
+                                        (size_t)s->skinned * (size_t)s->skins);
+    *vertices = s->skinned ? worst_vertex_difference(s) : 0.0;
+}
+
+static uint64_t fnv(uint64_t h, const void *data, size_t bytes)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < bytes; ++i)
+        h = (h ^ p[i]) * 1099511628211ull;
+    return h;
+}
+
 uint64_t frame_crowd_checksum(const frame_scene *s)
 {
-    uint64_t h = 1469598103934665603ull; /* FNV-1a over every pose's bytes */
+    uint64_t h = 1469598103934665603ull;
+    const size_t pose = sizeof(ossa_mat34) * (size_t)s->joints;
+    const size_t palette = sizeof(ossa_mat34) * (size_t)s->skins;
     for (int slot = 0; slot < ossa_crowd_count(s->crowd); ++slot) {
-        const ossa_mat34 *pose = ossa_crowd_pose(s->crowd, ossa_crowd_entity_at(s->crowd, slot));
-        if (!pose)
-            continue;
-        const unsigned char *p = (const unsigned char *)pose;
-        for (size_t i = 0; i < sizeof(ossa_mat34) * (size_t)s->joints; ++i)
-            h = (h ^ p[i]) * 1099511628211ull;
+        const ossa_entity e = ossa_crowd_entity_at(s->crowd, slot);
+        const ossa_mat34 *p = ossa_crowd_pose(s->crowd, e);
+        if (p)
+            h = fnv(h, p, pose);
+        p = ossa_crowd_palette(s->crowd, e);
+        if (p)
+            h = fnv(h, p, palette);
     }
+    for (int i = 0; i < s->runner.skinned; ++i)
+        h = fnv(h, crowd_runner_stream(&s->runner, i), s->stream_bytes);
     return h;
+}
+
+uint64_t frame_lanes_checksum(const frame_scene *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    h = fnv(h, s->pose_out, sizeof(ossa_mat34) * (size_t)s->characters * (size_t)s->joints);
+    h = fnv(h, s->lane_palette, sizeof(ossa_mat34) * (size_t)s->skinned * (size_t)s->skins);
+    return fnv(h, s->lane_streams, (size_t)s->skinned * s->stream_bytes);
 }
