@@ -7,17 +7,19 @@
  *   reused; an index whose generation would wrap is retired, never reused;
  * - each component lives in a packed array indexed by slot, not behind a
  *   per-entity pointer: spawn appends, despawn swap-removes, arrays stay dense;
- * - animated characters sit at the front, ordered by update interval and
- *   phase; inactive ones (culled, sleeping) behind them. Activation and
- *   interval changes move a character by swaps, so an update walks contiguous
- *   ranges with no per-character `if (active)`;
+ *   the world poses (large) stay put, indexed by the entity's index;
+ * - animated characters sit at the front - skinned ones first, then by
+ *   update interval and phase; inactive ones (culled, sleeping) behind them.
+ *   Activation, interval and skinning changes move a character by swaps, so
+ *   an update walks contiguous ranges with no per-character `if (active)`;
  * - hot per-frame state (clips, playheads, speed, blend weight, placement) is
  *   apart from cold state (name, spawn time, statistics).
  *
  * Frame: ossa_crowd_begin_frame (one thread) advances the playheads of the
  * active characters and plans this frame's batches; ossa_crowd_update runs
  * any range of them - sample two clips, blend, local->model with the
- * character's placement as root, write the world-space pose - and can be
+ * character's placement as root, write the world-space pose (and the
+ * skinned characters' palettes) - and can be
  * called from several threads on disjoint ranges, each with its own scratch;
  * ossa_crowd_end_frame (one thread) gathers the frame's footfalls in batch
  * order. Results are bit-identical for any split of the batches.

@@ -129,7 +129,7 @@ static void print_table(const demo_world *w, const demo_args *a, double **series
         "frame total"};
     printf("\nper frame (medians): %.0f of %d characters visible, %.0f culled; %.0f updated, "
            "%.1f on average\n(LOD); %.0f footfalls, %.0f dust particles alive. The last frame: "
-           "%d characters update\nevery frame (%d of them skinned), %d every 2nd frame, %d "
+           "%d characters updated\nevery frame (%d of them skinned), %d every 2nd frame, %d "
            "every 4th.\n",
            m[COUNT_VISIBLE], n, n - m[COUNT_VISIBLE], m[COUNT_UPDATED],
            m[COUNT_UPDATES_PER_FRAME], m[COUNT_FOOTFALLS], m[COUNT_PARTICLES],
@@ -152,9 +152,11 @@ static void print_table(const demo_world *w, const demo_args *a, double **series
             continue; /* no mesh, no skin rows */
         printf("%-24s %10.3f  %s\n", names[k], m[k] * 1e-6, per);
     }
-    printf("(%d frames; ns/joint divides by the characters updated x %d joints, ns/vertex by "
-           "%.0f skinned x %d vertices;\n",
-           a->frames, joints, skinned, vertices);
+    printf("(%d frames; ns/joint divides by the characters updated x %d joints", a->frames,
+           joints);
+    if (skinned > 0)
+        printf(", ns/vertex by %.0f skinned x %d vertices", skinned, vertices);
+    printf(";\n");
     if (a->world.threads > 1)
         printf(" with %d threads the rows sample .. skin are CPU time summed over the threads,\n"
                " the frame total is wall time;\n", a->world.threads);
@@ -182,8 +184,8 @@ int cmd_demo(int argc, char **argv)
         scene_character_free(&character);
         return 1;
     }
-    printf("ossa demo: %d characters of the %s,\n%d skinned (%s skinning), lanes of %d, "
-           "%d thread%s, %d frames at 30 Hz\n",
+    printf("ossa demo: %d x %s;\n%d skinned (%s skinning), lanes of %d, %d thread%s, %d frames "
+           "at 30 Hz\n",
            a.world.characters, character.description, w.options.skinned,
            ossa_skinning_path_name(ossa_skinning_best_path()), ossa_crowd_width(w.crowd),
            a.world.threads, a.world.threads > 1 ? "s" : "", a.frames);

@@ -77,15 +77,15 @@ static float distance_xz(ossa_float3 a, ossa_float3 b)
     return sqrtf((a.x - b.x) * (a.x - b.x) + (a.z - b.z) * (a.z - b.z));
 }
 
-static const demo_world *sort_world; /* qsort has no context argument */
+typedef struct by_distance {
+    float distance;
+    int index;
+} by_distance;
 
 static int closer(const void *a, const void *b)
 {
-    const demo_world *w = sort_world;
-    const int i = *(const int *)a, j = *(const int *)b;
-    const float di = distance_xz(w->position[i], w->camera.eye);
-    const float dj = distance_xz(w->position[j], w->camera.eye);
-    return di < dj ? -1 : di > dj ? 1 : i - j;
+    const by_distance *x = a, *y = b;
+    return x->distance < y->distance ? -1 : x->distance > y->distance ? 1 : x->index - y->index;
 }
 
 /* The grid, the camera and the update interval of each place. */
@@ -99,10 +99,13 @@ static void lay_out(demo_world *w)
     w->camera.pan_rad = 0.45f;
     w->camera.period_s = 10.0f;
     w->camera.half_fov_rad = 0.6f;
+    by_distance *order = cli_alloc(sizeof *order * (size_t)n);
     for (int i = 0; i < n; ++i)
-        w->nearest[i] = i;
-    sort_world = w;
-    qsort(w->nearest, (size_t)n, sizeof *w->nearest, closer);
+        order[i] = (by_distance){distance_xz(w->position[i], w->camera.eye), i};
+    qsort(order, (size_t)n, sizeof *order, closer);
+    for (int i = 0; i < n; ++i)
+        w->nearest[i] = order[i].index;
+    cli_free(order);
     const float far = distance_xz(w->position[w->nearest[n - 1]], w->camera.eye);
     for (int i = 0; i < n; ++i) {
         const float d = distance_xz(w->position[i], w->camera.eye) / far;
