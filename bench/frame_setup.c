@@ -7,108 +7,59 @@
 #include <string.h>
 
 #include "cli.h"
+#include "ossa/pipeline.h"
+#include "skinning_crowd.h"
+#include "synthetic_character.h"
 
 /* ---- the character ---- */
 
-/* Points c at a validated blob's skeleton and clips. */
-static int use_blob(frame_character *c, const char *what)
+/* A synthetic skeleton and clips wearing an arnaud-shaped mesh built from
+ * the default character's body. */
+static int load_synthetic(frame_character *c, int joints)
 {
-    ossa_blob blob;
+    ossa_default_character def;
+    synthetic_character synth;
     ossa_error e;
-    if (ossa_blob_open(&blob, c->blob_data, c->blob_bytes, OSSA_BLOB_DEFAULT, &e) != OSSA_OK) {
+    if (ossa_default_character_build(&def, NULL, &e) != OSSA_OK) {
+        cli_error("bench frame", "default character: %s", e.message);
+        return 0;
+    }
+    if (synthetic_character_build(joints, &synth, &e) != OSSA_OK) {
         cli_error("bench frame", "%s", e.message);
+        ossa_default_character_free(&def, NULL);
         return 0;
     }
-    if (!blob.skeleton || blob.clip_count < 1) {
-        cli_error("bench frame", "%s: needs a skeleton and at least one clip (it has %s and %d "
-                  "clips)", what, blob.skeleton ? "a skeleton" : "no skeleton", blob.clip_count);
-        return 0;
+    ossa_mesh *mesh = skin_synthetic_arnaud(def.mesh, def.skeleton, synth.skeleton);
+    int ok = 0;
+    if (!mesh) {
+        cli_error("bench frame", "cannot build the arnaud-shaped mesh");
+    } else {
+        char name[64];
+        snprintf(name, sizeof name, "synthetic %d-joint character", joints);
+        const ossa_clip *clips[SYNTHETIC_CLIP_COUNT];
+        for (int k = 0; k < SYNTHETIC_CLIP_COUNT; ++k)
+            clips[k] = synth.clips[k];
+        ok = scene_character_from_parts(c, synth.skeleton, clips, SYNTHETIC_CLIP_COUNT, mesh, name,
+                                        "bench frame");
     }
-    c->skeleton = blob.skeleton;
-    c->clip_count = blob.clip_count;
-    c->clips = malloc(sizeof *c->clips * (size_t)blob.clip_count);
-    for (int k = 0; k < blob.clip_count; ++k)
-        c->clips[k] = ossa_blob_clip(&blob, k);
-    return 1;
+    ossa_mesh_free(mesh, NULL);
+    synthetic_character_free(&synth);
+    ossa_default_character_free(&def, NULL);
+    return ok;
 }
 
 int frame_character_load(frame_character *c, const char *model, int synthetic_joints)
 {
-    memset(c, 0, sizeof *c);
-    ossa_error e;
-    int ok = 0;
-    if (model) {
-        ossa_blob blob;
-        if (ossa_blob_load_file(model, NULL, &blob, &c->blob_data, &e) != OSSA_OK) {
-            cli_error("bench frame", "%s", e.message);
-            return 0;
-        }
-        c->blob_bytes = blob.bytes;
-        ok = use_blob(c, model);
-        snprintf(c->description, sizeof c->description, "%s", model);
-    } else {
-        /* built in memory, then stored in a blob and used from there, as a game
-         * loads a character: skeleton and clips in one block */
-        ossa_default_character def;
-        synthetic_character synth;
-        const ossa_skeleton *skeleton;
-        const ossa_clip *clips[OSSA_DEFAULT_CLIP_COUNT > SYNTHETIC_CLIP_COUNT
-                                   ? OSSA_DEFAULT_CLIP_COUNT
-                                   : SYNTHETIC_CLIP_COUNT];
-        int count;
-        if (synthetic_joints > 0) {
-            if (synthetic_character_build(synthetic_joints, &synth, &e) != OSSA_OK) {
-                cli_error("bench frame", "%s", e.message);
-                return 0;
-            }
-            skeleton = synth.skeleton;
-            count = SYNTHETIC_CLIP_COUNT;
-            for (int k = 0; k < count; ++k)
-                clips[k] = synth.clips[k];
-            snprintf(c->description, sizeof c->description, "synthetic %d-joint character",
-                     synthetic_joints);
-        } else {
-            if (ossa_default_character_build(&def, NULL, &e) != OSSA_OK) {
-                cli_error("bench frame", "default character: %s", e.message);
-                return 0;
-            }
-            skeleton = def.skeleton;
-            count = OSSA_DEFAULT_CLIP_COUNT;
-            for (int k = 0; k < count; ++k)
-                clips[k] = def.clips[k];
-            snprintf(c->description, sizeof c->description, "default character");
-        }
-        ossa_blob_contents contents = {skeleton, clips, count, NULL, 0};
-        ok = ossa_blob_write_memory(&contents, NULL, &c->blob_data, &c->blob_bytes, &e) ==
-             OSSA_OK;
-        if (!ok)
-            cli_error("bench frame", "%s", e.message);
-        if (synthetic_joints > 0)
-            synthetic_character_free(&synth);
-        else
-            ossa_default_character_free(&def, NULL);
-        ok = ok && use_blob(c, c->description);
-    }
-    if (!ok) {
-        frame_character_free(c);
-        return 0;
-    }
-    c->joints = ossa_skeleton_joint_count(c->skeleton);
-    size_t bytes = 0;
-    for (int k = 0; k < c->clip_count; ++k)
-        bytes += ossa_clip_bytes(c->clips[k]);
-    const size_t used = strlen(c->description);
-    snprintf(c->description + used, sizeof c->description - used,
-             " (%d joints, %d clips, %.0f KiB of keys)", c->joints, c->clip_count,
-             (double)bytes / 1024.0);
-    return 1;
+    if (model)
+        return scene_character_load_file(c, model, "bench frame");
+    if (synthetic_joints > 0)
+        return load_synthetic(c, synthetic_joints);
+    return scene_character_load_default(c, "bench frame");
 }
 
 void frame_character_free(frame_character *c)
 {
-    free((void *)c->clips);
-    ossa_free(NULL, c->blob_data);
-    memset(c, 0, sizeof *c);
+    scene_character_free(c);
 }
 
 /* ---- the scene ---- */
@@ -138,43 +89,57 @@ static void describe_character(const frame_scene *s, int i, ossa_character_desc 
     const int side = (int)ceil(sqrt((double)s->characters));
     d->position = (ossa_float3){2.0f * (float)(i % side), 0.0f, 2.0f * (float)(i / side)};
     d->yaw_rad = 6.2831853f * unit((uint32_t)i * 8u + 6u);
-}
-
-static int spawn_crowd(frame_scene *s)
-{
-    for (int i = 0; i < s->characters; ++i) {
-        ossa_character_desc d;
-        describe_character(s, i, &d);
-        ossa_entity e;
-        ossa_result r = ossa_crowd_spawn(s->crowd, &d, &e);
-        if (r != OSSA_OK) {
-            cli_error("bench frame", "spawning character %d: %s", i, ossa_result_str(r));
-            return 0;
-        }
-    }
-    return 1;
+    d->skinned = i < s->skinned;
 }
 
 int frame_scene_reset_crowd(frame_scene *s)
 {
+    const frame_character *c = s->character;
     ossa_crowd_desc d = {0};
-    d.skeleton = s->character->skeleton;
-    d.clips = s->character->clips;
-    d.clip_count = s->character->clip_count;
+    d.skeleton = c->skeleton;
+    d.clips = c->clips;
+    d.clip_count = c->clip_count;
     d.capacity = s->characters;
     d.width = s->width;
     d.path = s->path;
+    if (s->skinned) {
+        d.skin_joints = ossa_mesh_skin_joints(s->mesh);
+        d.inverse_binds = ossa_mesh_inverse_binds(s->mesh);
+        d.skin_joint_count = s->skins;
+        d.skinned_capacity = s->skinned;
+    }
     const size_t bytes = ossa_crowd_size(&d);
+    if (!bytes) {
+        cli_error("bench frame", "this character cannot make a crowd");
+        return 0;
+    }
+    if (!s->crowd_memory)
+        s->crowd_memory = cli_alloc(bytes);
     ossa_result r = ossa_crowd_init(&s->crowd, s->crowd_memory, bytes, &d);
+    for (int i = 0; r == OSSA_OK && i < s->characters; ++i) {
+        ossa_character_desc cd;
+        describe_character(s, i, &cd);
+        ossa_entity e;
+        r = ossa_crowd_spawn(s->crowd, &cd, &e);
+    }
     if (r != OSSA_OK) {
         cli_error("bench frame", "crowd: %s", ossa_result_str(r));
         return 0;
     }
-    return spawn_crowd(s);
+    crowd_runner_fini(&s->runner);
+    return crowd_runner_init(&s->runner, s->crowd, s->skinned ? s->mesh : NULL, s->skinned,
+                             s->threads);
 }
 
-int frame_scene_init(frame_scene *s, const frame_character *c, int characters, int threads,
-                     int width, ossa_lane_path path, unsigned parts)
+static void *zeroed(size_t bytes)
+{
+    void *p = cli_alloc(bytes);
+    memset(p, 0, bytes);
+    return p;
+}
+
+int frame_scene_init(frame_scene *s, const frame_character *c, int characters, int skinned,
+                     int threads, int width, ossa_lane_path path, unsigned parts)
 {
     memset(s, 0, sizeof *s);
     s->character = c;
@@ -185,7 +150,17 @@ int frame_scene_init(frame_scene *s, const frame_character *c, int characters, i
     s->batches = ossa_lane_batch_count(characters, s->width);
     s->path = path;
     s->dt = 1.0f / 30.0f;
+    s->mesh = c->mesh;
+    s->skinned = c->mesh ? (skinned < characters ? skinned : characters) : 0;
+    if (s->skinned) {
+        s->skins = ossa_mesh_skin_joint_count(c->mesh);
+        s->vertices = ossa_mesh_vertex_count(c->mesh);
+        s->stream_bytes = ((size_t)s->vertices * (size_t)ossa_mesh_skinned_stride(c->mesh) + 63) /
+                          64 * 64;
+    }
     const size_t n = (size_t)characters, nj = n * (size_t)c->joints;
+    const size_t palette = (size_t)s->skinned * (size_t)s->skins;
+    const size_t streams = (size_t)s->skinned * s->stream_bytes;
     s->clip_a = cli_alloc(sizeof *s->clip_a * n);
     s->clip_b = cli_alloc(sizeof *s->clip_b * n);
     s->time_a = cli_alloc(sizeof *s->time_a * n);
@@ -208,6 +183,8 @@ int frame_scene_init(frame_scene *s, const frame_character *c, int characters, i
         s->lane_pose = cli_alloc(sizeof(float) * s->pose_floats);
         s->lane_model = cli_alloc(sizeof(float) * s->model_floats);
         s->pose_out = cli_alloc(sizeof(ossa_mat34) * nj);
+        s->lane_palette = cli_alloc(sizeof(ossa_mat34) * palette);
+        s->lane_streams = zeroed(streams);
         const size_t batch = 3 * ossa_lane_pose_floats(c->joints, s->width, s->width) +
                              ossa_lane_model_floats(c->joints, s->width, s->width);
         for (int t = 0; t < s->threads; ++t)
@@ -218,50 +195,33 @@ int frame_scene_init(frame_scene *s, const frame_character *c, int characters, i
         s->ref_b = cli_alloc(sizeof(ossa_transform) * nj);
         s->ref_pose = cli_alloc(sizeof(ossa_transform) * nj);
         s->ref_model = cli_alloc(sizeof(ossa_mat34) * nj);
+        s->ref_palette = cli_alloc(sizeof(ossa_mat34) * palette);
+        s->ref_streams = zeroed(streams);
     }
-    if (parts & FRAME_CROWD) {
-        ossa_crowd_desc d = {0};
-        d.skeleton = c->skeleton;
-        d.clips = c->clips;
-        d.clip_count = c->clip_count;
-        d.capacity = characters;
-        d.width = s->width;
-        d.path = path;
-        const size_t bytes = ossa_crowd_size(&d);
-        if (!bytes) {
-            cli_error("bench frame", "this character cannot make a crowd");
-            frame_scene_fini(s);
-            return 0;
-        }
-        s->crowd_memory = cli_alloc(bytes);
-        if (!frame_scene_reset_crowd(s)) {
-            frame_scene_fini(s);
-            return 0;
-        }
-        s->scratch_bytes = ossa_crowd_scratch_size(s->crowd);
-        for (int t = 0; t < s->threads; ++t)
-            s->scratch[t] = cli_alloc(s->scratch_bytes);
+    if ((parts & FRAME_CROWD) && !frame_scene_reset_crowd(s)) {
+        frame_scene_fini(s);
+        return 0;
     }
     return 1;
 }
 
 void frame_scene_fini(frame_scene *s)
 {
-    void *blocks[] = {s->clip_a,    s->clip_b,     s->time_a,    s->time_b,   s->weight_a,
-                      s->weight_b,  s->lane_a,     s->lane_b,    s->lane_pose, s->lane_model,
-                      s->pose_out,  s->ref_a,      s->ref_b,     s->ref_pose, s->ref_model,
-                      s->crowd_memory};
+    crowd_runner_fini(&s->runner);
+    void *blocks[] = {s->clip_a,       s->clip_b,      s->time_a,       s->time_b,
+                      s->weight_a,     s->weight_b,    s->lane_a,       s->lane_b,
+                      s->lane_pose,    s->lane_model,  s->pose_out,     s->lane_palette,
+                      s->lane_streams, s->ref_a,       s->ref_b,        s->ref_pose,
+                      s->ref_model,    s->ref_palette, s->ref_streams,  s->crowd_memory};
     for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; ++i)
         cli_free(blocks[i]);
-    for (int t = 0; t < FRAME_MAX_THREADS; ++t) {
-        cli_free(s->scratch[t]);
+    for (int t = 0; t < FRAME_MAX_THREADS; ++t)
         cli_free(s->fused_scratch[t]);
-    }
-    for (int k = 0; k < FRAME_STAGES; ++k) {
-        free(s->lanes_timing.ns[k]);
-        free(s->reference_timing.ns[k]);
-        free(s->fused_timing.ns[k]);
-    }
+    frame_timing *timings[] = {&s->lanes_timing, &s->reference_timing, &s->fused_timing,
+                               &s->crowd_timing};
+    for (size_t i = 0; i < sizeof timings / sizeof timings[0]; ++i)
+        for (int k = 0; k < FRAME_STAGES; ++k)
+            free(timings[i]->ns[k]);
     memset(s, 0, sizeof *s);
 }
 
@@ -272,4 +232,3 @@ ossa_result frame_scene_result(const frame_scene *s)
             return s->result[t];
     return OSSA_OK;
 }
-

@@ -143,7 +143,7 @@ static int load(data *d, const bench_options *o, bool synthetic)
         d->source = "the default character";
     }
     if (synthetic) {
-        d->synthetic = skin_synthetic_arnaud(d->mesh, d->skeleton);
+        d->synthetic = skin_synthetic_arnaud(d->mesh, d->skeleton, NULL);
         if (!d->synthetic) {
             cli_error("bench skinning", "cannot build the synthetic mesh (it needs 53 skin joints)");
             return 0;

@@ -121,16 +121,50 @@ static uint32_t next_random(uint32_t *state)
     return *state >> 8;
 }
 
-ossa_mesh *skin_synthetic_arnaud(const ossa_mesh *like, const ossa_skeleton *skeleton)
+/* The skeleton's first `count` joints as skin joints, bound in the rest pose. */
+static bool rest_skin(const ossa_skeleton *skeleton, int count, ossa_raw_skin_joint *skins)
 {
-    enum { VERTICES = 3934, TRIANGLES = 6670, SKINS = 53 };
+    const int joints = ossa_skeleton_joint_count(skeleton);
+    ossa_mat34 *model = zalloc(sizeof(ossa_mat34) * (size_t)joints);
+    ossa_local_to_model_job job = {0};
+    job.parents = ossa_skeleton_parents(skeleton);
+    job.joint_count = joints;
+    job.local = ossa_skeleton_rest_pose(skeleton);
+    job.local_count = joints;
+    job.instance_count = 1;
+    job.model = model;
+    job.model_count = joints;
+    const bool ok = model && ossa_local_to_model_job_run(&job) == OSSA_OK;
+    for (int k = 0; ok && k < count; ++k) {
+        skins[k].name = ossa_skeleton_joint_name(skeleton, k);
+        skins[k].inverse_bind = ossa_mat34_inverse(&model[k]);
+    }
+    free(model);
+    return ok;
+}
+
+ossa_mesh *skin_synthetic_arnaud(const ossa_mesh *like, const ossa_skeleton *like_skeleton,
+                                 const ossa_skeleton *skeleton)
+{
+    enum { VERTICES = 3934, TRIANGLES = 6670, ARNAUD_SKINS = 53 };
     /* arnaud.fbx through assimp: 36.5 / 39.6 / 18.0 / 5.0 % with 1..4
      * influences and 0.9 % with 5, which the builder reduces to 4. */
     static const int mix[4] = {1436, 1558, 708, 232};
+    const bool own = !skeleton || skeleton == like_skeleton;
+    const int joints = ossa_skeleton_joint_count(own ? like_skeleton : skeleton);
+    const int skins = own || joints >= ARNAUD_SKINS ? ARNAUD_SKINS : joints;
     raw_copy rc;
-    if (ossa_mesh_skin_joint_count(like) < SKINS || !raw_from_mesh(&rc, like, skeleton))
+    if ((own && ossa_mesh_skin_joint_count(like) < skins) || skins < 4 ||
+        !raw_from_mesh(&rc, like, like_skeleton))
         return NULL;
+    ossa_raw_skin_joint rest[ARNAUD_SKINS];
+    if (!own && !rest_skin(skeleton, skins, rest)) {
+        raw_copy_fini(&rc);
+        return NULL;
+    }
     ossa_raw_mesh raw = rc.raw;
+    if (!own)
+        raw.skin_joints = rest;
     ossa_float3 *positions = zalloc(sizeof(ossa_float3) * VERTICES);
     ossa_float3 *normals = zalloc(sizeof(ossa_float3) * VERTICES);
     ossa_float4 *tangents = zalloc(sizeof(ossa_float4) * VERTICES);
@@ -150,7 +184,7 @@ ossa_mesh *skin_synthetic_arnaud(const ossa_mesh *like, const ossa_skeleton *ske
                 left = mix[++group];
             --left;
             /* Neighbouring joints, as skins have: base, base + 1, ... */
-            const int count = group + 1, base = (int)(next_random(&state) % (SKINS - 3));
+            const int count = group + 1, base = (int)(next_random(&state) % (skins - 3));
             offsets[v] = cursor;
             for (int k = 0; k < count; ++k)
                 influences[cursor++] = (ossa_raw_influence){
@@ -170,8 +204,8 @@ ossa_mesh *skin_synthetic_arnaud(const ossa_mesh *like, const ossa_skeleton *ske
         raw.index_count = 3 * TRIANGLES;
         raw.influence_offsets = offsets;
         raw.influences = influences;
-        raw.skin_joint_count = SKINS;
-        out = build(&raw, skeleton, true);
+        raw.skin_joint_count = skins;
+        out = build(&raw, own ? like_skeleton : skeleton, true);
     }
     free(positions);
     free(normals);

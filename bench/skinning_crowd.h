@@ -52,9 +52,14 @@ size_t skin_crowd_output_bytes(const skin_crowd *c, skin_step step);
 ossa_mesh *skin_mesh_without_tangents(const ossa_mesh *mesh, const ossa_skeleton *skeleton);
 
 /* A stand-in with the shape of ozz's arnaud skinning work: 3934 vertices with
- * positions, normals and tangents (borrowed from `like`), 53 skin joints (the
- * first of like's), and arnaud's influence mix as assimp reads it (36.5% one,
- * 39.6% two, 18.0% three, 5.9% four after reduction); random weights. */
-ossa_mesh *skin_synthetic_arnaud(const ossa_mesh *like, const ossa_skeleton *skeleton);
+ * positions, normals and tangents (borrowed from `like`, whose skeleton is
+ * like_skeleton), 53 skin joints, and arnaud's influence mix as assimp reads
+ * it (36.5% one, 39.6% two, 18.0% three, 5.9% four after reduction); random
+ * weights. Bound to `skeleton`: when it is like_skeleton (or NULL), the skin
+ * joints are the first 53 of like's with its inverse binds; otherwise the
+ * skeleton's first 53 joints (all, when it has fewer) with the inverse of
+ * their rest-pose model matrices. */
+ossa_mesh *skin_synthetic_arnaud(const ossa_mesh *like, const ossa_skeleton *like_skeleton,
+                                 const ossa_skeleton *skeleton);
 
 #endif /* OSSA_SKINNING_CROWD_H */

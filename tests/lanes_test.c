@@ -591,6 +591,21 @@ static void check_hierarchy(ts_rng *rng, ossa_lane_path path, int width, int cha
     CHECK_RESULT(ossa_lane_palette_job_run(&lp), OSSA_OK);
     CHECK(memcmp(models, model_aos, sizeof(ossa_mat34) * n) == 0);
 
+    /* per-character outputs, in reverse order: the same bytes */
+    ossa_mat34 **outputs = malloc(sizeof(ossa_mat34 *) * (size_t)characters);
+    ossa_mat34 *scattered = malloc(sizeof(ossa_mat34) * n);
+    for (int c = 0; c < characters; ++c)
+        outputs[c] = scattered + (size_t)(characters - 1 - c) * (size_t)joints;
+    lp.palette = NULL;
+    lp.palette_count = 0;
+    lp.outputs = outputs;
+    CHECK_RESULT(ossa_lane_palette_job_run(&lp), OSSA_OK);
+    for (int c = 0; c < characters; ++c)
+        CHECK(memcmp(outputs[c], model_aos + (size_t)c * (size_t)joints,
+                     sizeof(ossa_mat34) * (size_t)joints) == 0);
+    free(outputs);
+    free(scattered);
+
     free(parents);
     free(local);
     free(root);
@@ -740,6 +755,11 @@ TEST(lane_jobs_reject_each_missing_or_short_field)
     p.palette_count = 2 * n - 1;
     CHECK_RESULT(ossa_lane_palette_job_validate(&p), OSSA_ERR_OUTPUT_TOO_SMALL);
     p.palette_count = 2 * n;
+    CHECK_RESULT(ossa_lane_palette_job_run(&p), OSSA_OK);
+    ossa_mat34 *outputs[5] = {palette, palette + 2, palette + 4, NULL, palette + 8};
+    p.outputs = outputs; /* replaces palette; every processed character needs one */
+    CHECK_RESULT(ossa_lane_palette_job_validate(&p), OSSA_ERR_MISSING_OUTPUT);
+    outputs[3] = palette + 6;
     CHECK_RESULT(ossa_lane_palette_job_run(&p), OSSA_OK);
     free(out);
     free(out2);

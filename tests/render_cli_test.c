@@ -374,10 +374,18 @@ TEST(demo_writes_its_crowd_picture_unless_told_not_to)
     CHECK(!exists(png));
     const char *elsewhere = temp_path("elsewhere.png");
     const char *image[] = {OSSA_TEST_OSSA_EXE, "demo", "--characters", "4", "--frames", "1",
-                           "--skinned", "0", "--image", elsewhere, NULL};
+                           "--skinned", "2", "--image", elsewhere, NULL};
     run(image, NULL, no_display, dir, &r);
     CHECK_INT(r.status, 0);
     CHECK(png_size(elsewhere, &w, &h));
+    remove(elsewhere);
+    /* A picture asked for with nobody skinned: nothing to draw is an error. */
+    const char *nothing[] = {OSSA_TEST_OSSA_EXE, "demo", "--characters", "4", "--frames", "1",
+                             "--skinned", "0", "--image", elsewhere, NULL};
+    run(nothing, NULL, no_display, dir, &r);
+    CHECK_INT(r.status, 1);
+    CHECK(strstr(r.err, "no character was skinned") != NULL);
+    CHECK(!exists(elsewhere));
     const char *unwritable[] = {OSSA_TEST_OSSA_EXE, "demo", "--characters", "4", "--frames",
                                 "1", "--image", "/nonexistent-ossa-dir/c.png", NULL};
     run(unwritable, NULL, no_display, dir, &r);

@@ -7,17 +7,19 @@
  *   reused; an index whose generation would wrap is retired, never reused;
  * - each component lives in a packed array indexed by slot, not behind a
  *   per-entity pointer: spawn appends, despawn swap-removes, arrays stay dense;
- * - animated characters sit at the front, ordered by update interval and
- *   phase; inactive ones (culled, sleeping) behind them. Activation and
- *   interval changes move a character by swaps, so an update walks contiguous
- *   ranges with no per-character `if (active)`;
+ *   the world poses (large) stay put, indexed by the entity's index;
+ * - animated characters sit at the front - skinned ones first, then by
+ *   update interval and phase; inactive ones (culled, sleeping) behind them.
+ *   Activation, interval and skinning changes move a character by swaps, so
+ *   an update walks contiguous ranges with no per-character `if (active)`;
  * - hot per-frame state (clips, playheads, speed, blend weight, placement) is
  *   apart from cold state (name, spawn time, statistics).
  *
  * Frame: ossa_crowd_begin_frame (one thread) advances the playheads of the
  * active characters and plans this frame's batches; ossa_crowd_update runs
  * any range of them - sample two clips, blend, local->model with the
- * character's placement as root, write the world-space pose - and can be
+ * character's placement as root, write the world-space pose (and the
+ * skinned characters' palettes) - and can be
  * called from several threads on disjoint ranges, each with its own scratch;
  * ossa_crowd_end_frame (one thread) gathers the frame's footfalls in batch
  * order. Results are bit-identical for any split of the batches.
@@ -25,7 +27,15 @@
  * Update-rate LOD (seed 001): a character updated every 2 or 4 frames is
  * given the phase with the fewest characters, so every frame updates about
  * the same number; its playhead still advances every frame, its pose holds
- * between updates. */
+ * between updates.
+ *
+ * Skinning (optional): given a skin (a mesh's skin joints and inverse binds),
+ * characters marked skinned - the ones near the camera - update every frame
+ * and also get a palette, computed in the same pass from the batch's lane
+ * model while it is in cache: palette[k] = world pose[skin_joints[k]] *
+ * inverse_binds[k], what ossa_skinning_job reads (so skinned vertices come
+ * out in world space). Active skinned characters are slots
+ * [0, ossa_crowd_skinned_count). */
 #ifndef OSSA_CROWD_H
 #define OSSA_CROWD_H
 
@@ -74,6 +84,15 @@ typedef struct ossa_crowd_desc {
     /* A footfall is a foot going below this height above its character's
      * root. 0 means 1.25 x the foot's height in the rest pose. */
     float foot_contact_height;
+    /* Skinning, optional (0: none): skin joint k binds skeleton joint
+     * skin_joints[k] with inverse bind matrix inverse_binds[k] - e.g.
+     * ossa_mesh_skin_joints / ossa_mesh_inverse_binds. Both are copied. */
+    const uint16_t *skin_joints;
+    const ossa_mat34 *inverse_binds;
+    int skin_joint_count;
+    /* Most characters marked skinned at once (memory: this many palettes).
+     * 0 means capacity when there is a skin. */
+    int skinned_capacity;
 } ossa_crowd_desc;
 
 /* Bytes ossa_crowd_init needs for desc (64-byte aligned memory); 0 when desc
@@ -94,11 +113,15 @@ typedef struct ossa_character_desc {
     float speed;          /* playback rate, >= 0; 0 means 1 */
     ossa_float3 position; /* root placement: position and heading about +y */
     float yaw_rad;
-    int update_interval;  /* 1, 2 or 4 frames; 0 means 1 */
+    int update_interval;  /* 1, 2 or 4 frames; 0 means 1 (a skinned character
+                           * updates every frame; its interval applies when it
+                           * is no longer skinned) */
     bool inactive;        /* spawn culled / sleeping */
+    bool skinned;         /* gets a palette every frame (needs the crowd's skin) */
 } ossa_character_desc;
 
-/* Spawns a character: OSSA_ERR_FULL at capacity, OSSA_ERR_BAD_INDEX for a
+/* Spawns a character: OSSA_ERR_FULL at capacity (or when it is skinned and
+ * skinned_capacity characters already are), OSSA_ERR_BAD_INDEX for a
  * clip out of range, OSSA_ERR_BAD_VALUE for a weight, speed, time or
  * placement that is not finite or out of range, OSSA_ERR_BAD_ARGUMENT for an
  * update interval other than 1, 2, 4. */
@@ -117,6 +140,10 @@ ossa_result ossa_crowd_set_clips(ossa_crowd *crowd, ossa_entity entity, int clip
 ossa_result ossa_crowd_set_speed(ossa_crowd *crowd, ossa_entity entity, float speed);
 ossa_result ossa_crowd_set_placement(ossa_crowd *crowd, ossa_entity entity, ossa_float3 position,
                                      float yaw_rad);
+/* Marks a character skinned or not: OSSA_ERR_FULL when skinned_capacity
+ * characters already are (always, for a crowd without a skin). A skinned
+ * character gets its palette from its next update on. */
+ossa_result ossa_crowd_set_skinned(ossa_crowd *crowd, ossa_entity entity, bool skinned);
 
 /* A character's state, hot and cold, as a copy. */
 typedef struct ossa_character_state {
@@ -130,6 +157,7 @@ typedef struct ossa_character_state {
     int update_interval;
     int phase;                /* frames with (frame % interval) == phase update it */
     bool active;
+    bool skinned;             /* marked skinned (updated every frame while active) */
     uint64_t spawn_frame;     /* cold: the crowd's frame number at spawn */
     uint32_t updates;         /* cold: poses computed */
     uint32_t footfalls;       /* cold: footfalls detected */
@@ -139,9 +167,16 @@ ossa_result ossa_crowd_character(const ossa_crowd *crowd, ossa_entity entity,
                                  ossa_character_state *out);
 /* The character's world-space joint transforms (joint_count matrices) as of
  * its last update, or NULL for a stale entity or one never updated. The
- * pointer is valid until the crowd next spawns, despawns, changes an
- * activation or interval, or updates. */
+ * pointer stays valid while the entity lives (poses do not move when
+ * characters change buckets); its contents change at the entity's updates. */
 const ossa_mat34 *ossa_crowd_pose(const ossa_crowd *crowd, ossa_entity entity);
+/* A skinned, active character's palette (the crowd's skin_joint_count
+ * matrices, world space, 16-byte aligned) as of its last update, or NULL when
+ * it is stale, not skinned, inactive or not updated since it became skinned
+ * or active. Valid until the crowd next spawns, despawns, changes an
+ * activation, interval or skinning, or updates. */
+const ossa_mat34 *ossa_crowd_palette(const ossa_crowd *crowd, ossa_entity entity);
+int ossa_crowd_skin_joint_count(const ossa_crowd *crowd);
 
 /* ---- dense iteration (slots) ---- */
 
@@ -149,6 +184,8 @@ const ossa_mat34 *ossa_crowd_pose(const ossa_crowd *crowd, ossa_entity entity);
 int ossa_crowd_count(const ossa_crowd *crowd);
 /* Active characters: slots [0, active) are active, [active, count) inactive. */
 int ossa_crowd_active_count(const ossa_crowd *crowd);
+/* Active skinned characters: slots [0, skinned) (a prefix of the active ones). */
+int ossa_crowd_skinned_count(const ossa_crowd *crowd);
 /* The entity in a slot (zeroed when slot is out of range). */
 ossa_entity ossa_crowd_entity_at(const ossa_crowd *crowd, int slot);
 /* The slot of an entity, or -1 when it is stale. */
@@ -172,6 +209,26 @@ ossa_result ossa_crowd_update(ossa_crowd *crowd, int batch_begin, int batch_end,
 /* Gathers the frame's footfalls in batch order. Not thread-safe. */
 ossa_result ossa_crowd_end_frame(ossa_crowd *crowd);
 
+/* The stages of one batch of ossa_crowd_update, in order. */
+typedef enum ossa_crowd_stage {
+    OSSA_CROWD_STAGE_SAMPLE_A = 0,   /* sample the first clip */
+    OSSA_CROWD_STAGE_SAMPLE_B,       /* sample the second clip */
+    OSSA_CROWD_STAGE_BLEND,          /* blend the two */
+    OSSA_CROWD_STAGE_LOCAL_TO_MODEL, /* walk the hierarchy, placement as root */
+    OSSA_CROWD_STAGE_POSE_OUT,       /* write the world poses; footfalls */
+    OSSA_CROWD_STAGE_PALETTE,        /* palettes (batches with skinned characters) */
+    OSSA_CROWD_STAGE_DONE,           /* the batch is finished */
+    OSSA_CROWD_STAGE_COUNT
+} ossa_crowd_stage;
+
+/* Instrumentation: called by ossa_crowd_update on its own thread as each
+ * stage of a batch begins and with OSSA_CROWD_STAGE_DONE when the batch ends
+ * (the tools time stages with it). Called from every updating thread at once:
+ * it must be thread-safe. */
+typedef void (*ossa_crowd_stage_hook)(void *user, ossa_crowd_stage stage);
+/* Sets the hook (NULL: none, the default). Not thread-safe. */
+void ossa_crowd_set_stage_hook(ossa_crowd *crowd, ossa_crowd_stage_hook hook, void *user);
+
 /* A foot touching the ground this frame. */
 typedef struct ossa_footfall {
     ossa_entity entity;
@@ -187,7 +244,9 @@ typedef struct ossa_crowd_stats {
     uint64_t frame;          /* frames begun so far */
     int characters;          /* alive */
     int active;              /* animated (not culled or sleeping) */
-    int interval_count[3];   /* active characters updated every 1, 2, 4 frames */
+    int interval_count[3];   /* active characters updated every 1 (skinned
+                              * included), 2, 4 frames */
+    int skinned;             /* active and skinned */
     int updated;             /* characters this frame updates */
     float updates_per_frame; /* long-run average: sum of active / interval */
     int batches;             /* batches this frame */

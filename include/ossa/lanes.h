@@ -179,7 +179,8 @@ ossa_result ossa_lane_local_to_model_job_run(const ossa_lane_local_to_model_job 
 
 /* palette[c][k] = model[c][skin_joint[k]] * inverse_bind[k], as
  * ossa_palette_job, written per character: character c's palette is
- * palette[c * skin_joint_count ... + skin_joint_count). With skin_joint and
+ * palette[c * skin_joint_count ... + skin_joint_count) (or outputs[c][0 ..
+ * skin_joint_count) when `outputs` is set). With skin_joint and
  * inverse_bind both NULL it writes the model transforms themselves
  * (skin_joint_count = joint_count): how lanes hand poses back. */
 typedef struct ossa_lane_palette_job {
@@ -200,6 +201,10 @@ typedef struct ossa_lane_palette_job {
     ossa_lane_path path;
     ossa_mat34 *palette;           /* character_count * skin_joint_count */
     int palette_count;
+    /* Instead of palette: where each character's skin_joint_count matrices
+     * go (character_count pointers; only the processed batches' are read),
+     * for outputs that are not next to each other. NULL: use palette. */
+    ossa_mat34 *const *outputs;
 } ossa_lane_palette_job;
 
 ossa_result ossa_lane_palette_job_validate(const ossa_lane_palette_job *job);

@@ -112,6 +112,11 @@ typedef struct ossa_render_frame {
     ossa_render_camera camera; /* required */
     int width, height;         /* viewport in pixels; required */
     bool no_ground;            /* true: no ground plane, the characters alone */
+    /* The ground spreads under this box (world space; only x and z count).
+     * Zero (min == max) means the box of the mesh at every placement - pass
+     * the skinned vertices' bounds when the streams are already in world
+     * space and the placements are identities. */
+    ossa_float3 ground_min, ground_max;
 } ossa_render_frame;
 
 /* Where a frame's time went, measured by the renderer. */

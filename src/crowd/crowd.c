@@ -1,124 +1,11 @@
-/* crowd.c - the crowd's storage: entity ids (index + generation), packed
- * per-slot columns, the active region cut into update-interval buckets, and
- * the moves between them. The per-frame work is in crowd_frame.c. */
+/* crowd.c - the crowd's storage: its memory, entity ids (index +
+ * generation), packed per-slot columns, and the characters' API. Buckets and
+ * moves are in crowd_slots.c, the per-frame work in crowd_frame.c. */
 #include "crowd_internal.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
-
-/* ---- buckets ---- */
-
-static const int bucket_interval[BUCKET_COUNT] = {4, 2, 1, 2, 4, 4, 4, 0};
-static const int bucket_phase[BUCKET_COUNT] = {0, 0, 0, 1, 1, 2, 3, 0};
-
-int ossai_crowd_bucket(int interval, int phase)
-{
-    for (int b = 0; b < BUCKET_INACTIVE; ++b)
-        if (bucket_interval[b] == interval && bucket_phase[b] == phase)
-            return b;
-    return BUCKET_INACTIVE;
-}
-
-static int bucket_begin(const ossa_crowd *c, int b)
-{
-    return b == 0 ? 0 : c->bucket_end[b - 1];
-}
-
-static int bucket_size(const ossa_crowd *c, int b)
-{
-    return c->bucket_end[b] - bucket_begin(c, b);
-}
-
-static int bucket_of(const ossa_crowd *c, int slot)
-{
-    int b = 0;
-    while (slot >= c->bucket_end[b])
-        ++b;
-    return b;
-}
-
-/* ---- slots ---- */
-
-static void swap_bytes(unsigned char *a, unsigned char *b, size_t bytes)
-{
-    unsigned char tmp[256];
-    while (bytes) {
-        const size_t n = bytes < sizeof tmp ? bytes : sizeof tmp;
-        memcpy(tmp, a, n);
-        memcpy(a, b, n);
-        memcpy(b, tmp, n);
-        a += n;
-        b += n;
-        bytes -= n;
-    }
-}
-
-/* Swaps two slots' data in every column and fixes the entity table. */
-static void swap_slots(ossa_crowd *c, int a, int b)
-{
-    if (a == b)
-        return;
-    for (int k = 0; k < c->column_count; ++k) {
-        unsigned char *data = (unsigned char *)c->columns[k].data;
-        const size_t bytes = c->columns[k].bytes;
-        swap_bytes(data + (size_t)a * bytes, data + (size_t)b * bytes, bytes);
-    }
-    c->slot_of[c->entity[a]] = a;
-    c->slot_of[c->entity[b]] = b;
-}
-
-/* Moves the character in `slot` (in bucket `from`) into bucket `to` by one
- * swap per bucket boundary crossed; returns its new slot. Every other
- * character stays in its bucket. */
-static int move_to_bucket(ossa_crowd *c, int slot, int from, int to)
-{
-    for (int k = from; k < to; ++k) { /* rightwards: become the first of k + 1 */
-        const int last = c->bucket_end[k] - 1;
-        swap_slots(c, slot, last);
-        slot = last;
-        c->bucket_end[k]--;
-    }
-    for (int k = from - 1; k >= to; --k) { /* leftwards: become the last of k */
-        const int first = c->bucket_end[k];
-        swap_slots(c, slot, first);
-        slot = first;
-        c->bucket_end[k]++;
-    }
-    return slot;
-}
-
-/* The phase of an interval with the fewest characters (lowest on a tie). */
-static int emptiest_phase(const ossa_crowd *c, int interval)
-{
-    int best = 0, best_size = INT32_MAX;
-    for (int p = 0; p < interval; ++p) {
-        const int size = bucket_size(c, ossai_crowd_bucket(interval, p));
-        if (size < best_size) {
-            best = p;
-            best_size = size;
-        }
-    }
-    return best;
-}
-
-/* Keeps an interval's phases within one character of each other: after a
- * character leaves one, the fullest gives one up to the emptiest. */
-static void rebalance(ossa_crowd *c, int interval)
-{
-    if (interval <= 1)
-        return;
-    int small = ossai_crowd_bucket(interval, 0), big = small;
-    for (int p = 1; p < interval; ++p) {
-        const int b = ossai_crowd_bucket(interval, p);
-        if (bucket_size(c, b) < bucket_size(c, small))
-            small = b;
-        if (bucket_size(c, b) > bucket_size(c, big))
-            big = b;
-    }
-    if (bucket_size(c, big) - bucket_size(c, small) > 1)
-        move_to_bucket(c, c->bucket_end[big] - 1, big, small);
-}
 
 static void reset_feet(ossa_crowd *c, int slot)
 {
@@ -188,7 +75,23 @@ static ossa_result check_desc(const ossa_crowd_desc *d)
         return OSSA_ERR_NOT_FOUND;
     if (!(d->foot_contact_height >= 0.0f) || !isfinite(d->foot_contact_height))
         return OSSA_ERR_BAD_VALUE;
+    if (d->skin_joint_count < 0 || d->skinned_capacity < 0 ||
+        d->skinned_capacity > d->capacity || (d->skinned_capacity && !d->skin_joint_count))
+        return OSSA_ERR_BAD_ARGUMENT;
+    if (d->skin_joint_count) {
+        if (!d->skin_joints || !d->inverse_binds)
+            return OSSA_ERR_MISSING_INPUT;
+        for (int k = 0; k < d->skin_joint_count; ++k)
+            if (d->skin_joints[k] >= joints)
+                return OSSA_ERR_BAD_INDEX;
+    }
     return OSSA_OK;
+}
+
+/* 0 means capacity, when there is a skin. */
+static int skinned_capacity(const ossa_crowd_desc *d)
+{
+    return !d->skin_joint_count ? 0 : d->skinned_capacity ? d->skinned_capacity : d->capacity;
 }
 
 /* Lays the crowd out in k (measuring only when k->base is NULL). */
@@ -226,12 +129,14 @@ static ossa_crowd *layout(carver *k, const ossa_crowd_desc *d)
     COLUMN(sin_yaw, 1);
     COLUMN(interval, 1);
     COLUMN(foot_prev, OSSA_CROWD_MAX_FEET);
+    COLUMN(skinned, 1);
+    COLUMN(palette_ready, 1);
     COLUMN(name, 1);
     COLUMN(spawn_frame, 1);
     COLUMN(updates, 1);
     COLUMN(footfalls, 1);
-    COLUMN(model, joints);
 #undef COLUMN
+    x->model = carve(k, cap * joints, sizeof *x->model);
     x->batch_capacity = (int)batches;
     x->batch_first = carve(k, batches, sizeof *x->batch_first);
     x->batch_size = carve(k, batches, sizeof *x->batch_size);
@@ -239,6 +144,10 @@ static ossa_crowd *layout(carver *k, const ossa_crowd_desc *d)
     x->batch_footfall = carve(k, batches * (size_t)width * OSSA_CROWD_MAX_FEET,
                               sizeof *x->batch_footfall);
     x->footfall = carve(k, cap * OSSA_CROWD_MAX_FEET, sizeof *x->footfall);
+    const size_t skins = (size_t)d->skin_joint_count;
+    x->skin_joint = carve(k, skins, sizeof *x->skin_joint);
+    x->inverse_bind = carve(k, skins, sizeof *x->inverse_bind);
+    x->palette = carve(k, (size_t)skinned_capacity(d) * skins, sizeof *x->palette);
     return c;
 }
 
@@ -302,6 +211,13 @@ ossa_result ossa_crowd_init(ossa_crowd **out, void *memory, size_t bytes,
         c->generation[i] = 1;
         c->slot_of[i] = -1;
     }
+    c->skin_joint_count = desc->skin_joint_count;
+    c->skinned_capacity = skinned_capacity(desc);
+    if (c->skin_joint_count) {
+        memcpy(c->skin_joint, desc->skin_joints, sizeof(uint16_t) * (size_t)c->skin_joint_count);
+        memcpy(c->inverse_bind, desc->inverse_binds,
+               sizeof(ossa_mat34) * (size_t)c->skin_joint_count);
+    }
     *out = c;
     return OSSA_OK;
 }
@@ -356,7 +272,8 @@ ossa_result ossa_crowd_spawn(ossa_crowd *crowd, const ossa_character_desc *d, os
     const int interval = d->update_interval ? d->update_interval : 1;
     if (!valid_interval(interval))
         return OSSA_ERR_BAD_ARGUMENT;
-    if (crowd->free_count == 0 && crowd->fresh == (uint32_t)crowd->capacity)
+    if ((crowd->free_count == 0 && crowd->fresh == (uint32_t)crowd->capacity) ||
+        (d->skinned && crowd->skinned_marked == crowd->skinned_capacity))
         return OSSA_ERR_FULL;
     const uint32_t index = crowd->free_count ? crowd->free_list[--crowd->free_count]
                                              : crowd->fresh++;
@@ -372,6 +289,9 @@ ossa_result ossa_crowd_spawn(ossa_crowd *crowd, const ossa_character_desc *d, os
     crowd->speed[slot] = speed;
     place(crowd, slot, d->position, d->yaw_rad);
     crowd->interval[slot] = (uint8_t)interval;
+    crowd->skinned[slot] = d->skinned;
+    crowd->skinned_marked += d->skinned;
+    crowd->palette_ready[slot] = 0;
     reset_feet(crowd, slot);
     memset(crowd->name[slot], 0, OSSA_CROWD_NAME_BYTES);
     if (d->name)
@@ -379,8 +299,7 @@ ossa_result ossa_crowd_spawn(ossa_crowd *crowd, const ossa_character_desc *d, os
     crowd->spawn_frame[slot] = crowd->frame;
     crowd->updates[slot] = crowd->footfalls[slot] = 0;
     if (!d->inactive)
-        move_to_bucket(crowd, slot, BUCKET_INACTIVE,
-                       ossai_crowd_bucket(interval, emptiest_phase(crowd, interval)));
+        ossai_crowd_move(crowd, slot, ossai_crowd_home_bucket(crowd, slot));
     *out = (ossa_entity){index, crowd->generation[index]};
     return OSSA_OK;
 }
@@ -390,10 +309,11 @@ ossa_result ossa_crowd_despawn(ossa_crowd *crowd, ossa_entity e)
     const int slot = slot_of(crowd, e);
     if (slot < 0)
         return crowd ? OSSA_ERR_STALE_ID : OSSA_ERR_MISSING_INPUT;
-    const int b = bucket_of(crowd, slot);
-    const int at = move_to_bucket(crowd, slot, b, BUCKET_INACTIVE);
-    rebalance(crowd, bucket_interval[b]);
-    swap_slots(crowd, at, crowd->count - 1);
+    const int b = ossai_crowd_bucket_of(crowd, slot);
+    const int at = ossai_crowd_move(crowd, slot, BUCKET_INACTIVE);
+    ossai_crowd_rebalance(crowd, ossai_crowd_bucket_interval(b));
+    crowd->skinned_marked -= crowd->skinned[at];
+    ossai_crowd_swap_slots(crowd, at, crowd->count - 1);
     crowd->count--;
     crowd->bucket_end[BUCKET_INACTIVE] = crowd->count;
     crowd->slot_of[e.index] = -1;
@@ -416,17 +336,15 @@ bool ossa_crowd_alive(const ossa_crowd *crowd, ossa_entity entity)
 ossa_result ossa_crowd_set_active(ossa_crowd *crowd, ossa_entity e, bool active)
 {
     LOOKUP(crowd, e, slot);
-    const int b = bucket_of(crowd, slot);
+    const int b = ossai_crowd_bucket_of(crowd, slot);
     if (active == (b != BUCKET_INACTIVE))
         return OSSA_OK;
     if (active) {
-        const int interval = crowd->interval[slot];
-        const int to = ossai_crowd_bucket(interval, emptiest_phase(crowd, interval));
-        const int at = move_to_bucket(crowd, slot, b, to);
+        const int at = ossai_crowd_move(crowd, slot, ossai_crowd_home_bucket(crowd, slot));
         reset_feet(crowd, at); /* no footfall from before the sleep */
     } else {
-        move_to_bucket(crowd, slot, b, BUCKET_INACTIVE);
-        rebalance(crowd, bucket_interval[b]);
+        ossai_crowd_move(crowd, slot, BUCKET_INACTIVE);
+        ossai_crowd_rebalance(crowd, ossai_crowd_bucket_interval(b));
     }
     return OSSA_OK;
 }
@@ -437,11 +355,29 @@ ossa_result ossa_crowd_set_update_interval(ossa_crowd *crowd, ossa_entity e, int
     if (!valid_interval(interval))
         return OSSA_ERR_BAD_ARGUMENT;
     crowd->interval[slot] = (uint8_t)interval;
-    const int b = bucket_of(crowd, slot);
-    if (b == BUCKET_INACTIVE || bucket_interval[b] == interval)
+    const int b = ossai_crowd_bucket_of(crowd, slot);
+    /* kept while inactive or skinned, used when it is neither */
+    if (b == BUCKET_INACTIVE || b == BUCKET_SKINNED || ossai_crowd_bucket_interval(b) == interval)
         return OSSA_OK;
-    move_to_bucket(crowd, slot, b, ossai_crowd_bucket(interval, emptiest_phase(crowd, interval)));
-    rebalance(crowd, bucket_interval[b]);
+    ossai_crowd_move(crowd, slot, ossai_crowd_home_bucket(crowd, slot));
+    ossai_crowd_rebalance(crowd, ossai_crowd_bucket_interval(b));
+    return OSSA_OK;
+}
+
+ossa_result ossa_crowd_set_skinned(ossa_crowd *crowd, ossa_entity e, bool skinned)
+{
+    LOOKUP(crowd, e, slot);
+    if (skinned == (crowd->skinned[slot] != 0))
+        return OSSA_OK;
+    if (skinned && crowd->skinned_marked == crowd->skinned_capacity)
+        return OSSA_ERR_FULL;
+    crowd->skinned[slot] = skinned;
+    crowd->skinned_marked += skinned ? 1 : -1;
+    const int b = ossai_crowd_bucket_of(crowd, slot);
+    if (b == BUCKET_INACTIVE)
+        return OSSA_OK;
+    ossai_crowd_move(crowd, slot, ossai_crowd_home_bucket(crowd, slot));
+    ossai_crowd_rebalance(crowd, ossai_crowd_bucket_interval(b));
     return OSSA_OK;
 }
 
@@ -483,7 +419,7 @@ ossa_result ossa_crowd_character(const ossa_crowd *crowd, ossa_entity e, ossa_ch
     LOOKUP(crowd, e, slot);
     if (!out)
         return OSSA_ERR_MISSING_OUTPUT;
-    const int b = bucket_of(crowd, slot);
+    const int b = ossai_crowd_bucket_of(crowd, slot);
     memcpy(out->name, crowd->name[slot], OSSA_CROWD_NAME_BYTES);
     out->clip_a = crowd->clip_a[slot];
     out->clip_b = crowd->clip_b[slot];
@@ -494,8 +430,9 @@ ossa_result ossa_crowd_character(const ossa_crowd *crowd, ossa_entity e, ossa_ch
     out->position = (ossa_float3){crowd->pos_x[slot], crowd->pos_y[slot], crowd->pos_z[slot]};
     out->yaw_rad = atan2f(crowd->sin_yaw[slot], crowd->cos_yaw[slot]);
     out->update_interval = crowd->interval[slot];
-    out->phase = bucket_phase[b];
+    out->phase = ossai_crowd_bucket_phase(b);
     out->active = b != BUCKET_INACTIVE;
+    out->skinned = crowd->skinned[slot] != 0;
     out->spawn_frame = crowd->spawn_frame[slot];
     out->updates = crowd->updates[slot];
     out->footfalls = crowd->footfalls[slot];
@@ -507,7 +444,31 @@ const ossa_mat34 *ossa_crowd_pose(const ossa_crowd *crowd, ossa_entity e)
     const int slot = slot_of(crowd, e);
     if (slot < 0 || crowd->updates[slot] == 0)
         return NULL;
-    return crowd->model + (size_t)slot * (size_t)crowd->joint_count;
+    return crowd->model + (size_t)e.index * (size_t)crowd->joint_count;
+}
+
+const ossa_mat34 *ossa_crowd_palette(const ossa_crowd *crowd, ossa_entity e)
+{
+    const int slot = slot_of(crowd, e);
+    if (slot < 0 || slot >= crowd->bucket_end[BUCKET_SKINNED] || !crowd->palette_ready[slot])
+        return NULL;
+    return crowd->palette + (size_t)slot * (size_t)crowd->skin_joint_count;
+}
+
+int ossa_crowd_skin_joint_count(const ossa_crowd *crowd)
+{
+    return crowd->skin_joint_count;
+}
+
+int ossa_crowd_skinned_count(const ossa_crowd *crowd)
+{
+    return crowd->bucket_end[BUCKET_SKINNED];
+}
+
+void ossa_crowd_set_stage_hook(ossa_crowd *crowd, ossa_crowd_stage_hook hook, void *user)
+{
+    crowd->stage_hook = hook;
+    crowd->stage_hook_user = user;
 }
 
 int ossa_crowd_count(const ossa_crowd *crowd)

@@ -1,6 +1,7 @@
 /* crowd_frame.c - one crowd frame: playheads, the plan of batches this
  * frame updates (update-rate LOD), the fused per-batch update - two samples,
- * blend, local->model, world pose - with footfall detection, and dust. */
+ * blend, local->model, world pose, palettes of the skinned characters - with
+ * footfall detection, and dust. */
 #include "crowd_internal.h"
 
 #include <math.h>
@@ -58,10 +59,11 @@ static inline float advance(float t, float step, float duration)
 
 static void plan(ossa_crowd *c)
 {
+    enum { CHOSEN = 4 };
     const int f = (int)(c->frame % 4);
-    int chosen[3] = {ossai_crowd_bucket(1, 0), ossai_crowd_bucket(2, f % 2),
-                     ossai_crowd_bucket(4, f)};
-    for (int i = 1; i < 3; ++i) /* in slot order, so touching ranges merge */
+    int chosen[CHOSEN] = {BUCKET_SKINNED, ossai_crowd_bucket(1, 0), ossai_crowd_bucket(2, f % 2),
+                          ossai_crowd_bucket(4, f)};
+    for (int i = 1; i < CHOSEN; ++i) /* in slot order, so touching ranges merge */
         for (int k = i; k > 0 && chosen[k] < chosen[k - 1]; --k) {
             int t = chosen[k];
             chosen[k] = chosen[k - 1];
@@ -69,11 +71,11 @@ static void plan(ossa_crowd *c)
         }
     c->batch_count = 0;
     c->stats.updated = 0;
-    for (int i = 0; i < 3;) {
+    for (int i = 0; i < CHOSEN;) {
         const int b = chosen[i];
         const int first = b == 0 ? 0 : c->bucket_end[b - 1];
         int last = c->bucket_end[b];
-        for (++i; i < 3 && chosen[i] == chosen[i - 1] + 1; ++i)
+        for (++i; i < CHOSEN && chosen[i] == chosen[i - 1] + 1; ++i)
             last = c->bucket_end[chosen[i]];
         c->stats.updated += last - first;
         for (int s = first; s < last; s += c->width) {
@@ -103,8 +105,9 @@ ossa_result ossa_crowd_begin_frame(ossa_crowd *c, float dt_s, int *batch_count)
     st->frame = ++c->frame;
     st->characters = c->count;
     st->active = active;
+    st->skinned = c->bucket_end[BUCKET_SKINNED];
     for (int k = 0; k < 3; ++k) {
-        st->interval_count[k] = 0;
+        st->interval_count[k] = k == 0 ? st->skinned : 0;
         for (int p = 0; p < (1 << k); ++p) {
             const int b = ossai_crowd_bucket(1 << k, p);
             st->interval_count[k] += c->bucket_end[b] - (b == 0 ? 0 : c->bucket_end[b - 1]);
@@ -160,11 +163,45 @@ static void footfalls(ossa_crowd *c, int batch, int first, int n, const float *m
     c->batch_events[batch] = found;
 }
 
+static inline void stage(const ossa_crowd *c, ossa_crowd_stage k)
+{
+    if (c->stage_hook)
+        c->stage_hook(c->stage_hook_user, k);
+}
+
+/* The palettes of the batch's skinned characters: a prefix of the batch,
+ * since they are the first slots. */
+static ossa_result palettes(ossa_crowd *c, int first, int n, const scratch *s)
+{
+    const int skinned = c->bucket_end[BUCKET_SKINNED] - first;
+    if (skinned <= 0)
+        return OSSA_OK;
+    stage(c, OSSA_CROWD_STAGE_PALETTE);
+    const int count = skinned < n ? skinned : n;
+    ossa_lane_palette_job job = {0};
+    job.model = s->model;
+    job.model_count = s->model_floats;
+    job.joint_count = c->joint_count;
+    job.character_count = count;
+    job.skin_joint = c->skin_joint;
+    job.inverse_bind = c->inverse_bind;
+    job.skin_joint_count = c->skin_joint_count;
+    job.width = c->width;
+    job.path = c->path;
+    job.palette = c->palette + (size_t)first * (size_t)c->skin_joint_count;
+    job.palette_count = count * c->skin_joint_count;
+    ossa_result r = ossa_lane_palette_job_run(&job);
+    for (int l = 0; l < count; ++l)
+        c->palette_ready[first + l] = r == OSSA_OK;
+    return r;
+}
+
 static ossa_result update_batch(ossa_crowd *c, int batch, const scratch *s)
 {
     const int first = c->batch_first[batch], n = c->batch_size[batch];
     const int joints = c->joint_count, w = c->width;
     ossa_result r;
+    stage(c, OSSA_CROWD_STAGE_SAMPLE_A);
     ossa_lane_sampling_job sample = {0};
     sample.clips = c->clips;
     sample.clip_count = c->clip_count;
@@ -178,12 +215,14 @@ static ossa_result update_batch(ossa_crowd *c, int batch, const scratch *s)
     sample.output_count = s->pose_floats;
     if ((r = ossa_lane_sampling_job_run(&sample)))
         return r;
+    stage(c, OSSA_CROWD_STAGE_SAMPLE_B);
     sample.clip_index = c->clip_b + first;
     sample.time_s = c->time_b + first;
     sample.output = s->pose_b;
     if ((r = ossa_lane_sampling_job_run(&sample)))
         return r;
 
+    stage(c, OSSA_CROWD_STAGE_BLEND);
     for (int l = 0; l < n; ++l)
         s->weight_a[l] = 1.0f - c->weight_b[first + l];
     ossa_lane_blend_layer layers[2] = {{0}, {0}};
@@ -208,6 +247,7 @@ static ossa_result update_batch(ossa_crowd *c, int batch, const scratch *s)
     if ((r = ossa_lane_blending_job_run(&blend)))
         return r;
 
+    stage(c, OSSA_CROWD_STAGE_LOCAL_TO_MODEL);
     roots(c, first, n, s->root);
     ossa_lane_local_to_model_job l2m = {0};
     l2m.parents = c->parents;
@@ -224,6 +264,10 @@ static ossa_result update_batch(ossa_crowd *c, int batch, const scratch *s)
     if ((r = ossa_lane_local_to_model_job_run(&l2m)))
         return r;
 
+    stage(c, OSSA_CROWD_STAGE_POSE_OUT);
+    ossa_mat34 *poses[OSSA_LANE_MAX_WIDTH];
+    for (int l = 0; l < n; ++l)
+        poses[l] = c->model + (size_t)c->entity[first + l] * (size_t)joints;
     ossa_lane_palette_job out = {0};
     out.model = s->model;
     out.model_count = s->model_floats;
@@ -231,15 +275,16 @@ static ossa_result update_batch(ossa_crowd *c, int batch, const scratch *s)
     out.character_count = n;
     out.width = w;
     out.path = c->path;
-    out.palette = c->model + (size_t)first * (size_t)joints;
-    out.palette_count = n * joints;
+    out.outputs = poses;
     if ((r = ossa_lane_palette_job_run(&out)))
         return r;
 
     footfalls(c, batch, first, n, s->model);
     for (int l = 0; l < n; ++l)
         c->updates[first + l]++;
-    return OSSA_OK;
+    r = palettes(c, first, n, s);
+    stage(c, OSSA_CROWD_STAGE_DONE);
+    return r;
 }
 
 ossa_result ossa_crowd_update(ossa_crowd *c, int batch_begin, int batch_end, void *memory,

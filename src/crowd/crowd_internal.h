@@ -1,15 +1,19 @@
-/* crowd_internal.h - the crowd's storage, shared by crowd.c (entities,
- * slots, buckets) and crowd_frame.c (the per-frame update). */
+/* crowd_internal.h - the crowd's storage, shared by crowd.c (memory,
+ * entities, characters), crowd_slots.c (buckets and the moves between them)
+ * and crowd_frame.c (the per-frame update). */
 #ifndef OSSA_CROWD_INTERNAL_H
 #define OSSA_CROWD_INTERNAL_H
 
 #include "ossa/crowd.h"
 
-/* The active region is cut into buckets by update interval and phase; the
- * inactive characters are the last bucket. The order puts the buckets one
- * frame updates next to each other where it can (frames 0 mod 4 and 1 mod 4
- * update one contiguous range). */
+/* The active region is cut into buckets: the skinned characters first (they
+ * update every frame, and a palette exists only for the first slots), then
+ * the others by update interval and phase; the inactive characters are the
+ * last bucket. The order puts the buckets one frame updates next to each
+ * other where it can: frame 0 mod 4 updates one contiguous range, the others
+ * the skinned characters and one or two ranges more. */
 enum {
+    BUCKET_SKINNED,
     BUCKET_4_0,
     BUCKET_2_0,
     BUCKET_1,
@@ -59,13 +63,30 @@ struct ossa_crowd {
     float *pos_x, *pos_y, *pos_z, *cos_yaw, *sin_yaw;
     uint8_t *interval; /* 1, 2 or 4; kept while inactive */
     float *foot_prev; /* OSSA_CROWD_MAX_FEET per slot: last height above the root */
-    ossa_mat34 *model; /* joint_count per slot: the world pose */
+    uint8_t *skinned;  /* 1: wears the skin (updates in BUCKET_SKINNED while active) */
+    uint8_t *palette_ready; /* 1: its palette was computed since it entered BUCKET_SKINNED */
+    /* joint_count per entity index: the world pose. Not a column: a pose is
+     * large, so it stays where its entity's index puts it and moves between
+     * buckets swap only the small per-slot state. */
+    ossa_mat34 *model;
     /* cold columns */
     char (*name)[OSSA_CROWD_NAME_BYTES];
     uint64_t *spawn_frame;
     uint32_t *updates, *footfalls;
     crowd_column columns[CROWD_MAX_COLUMNS];
     int column_count;
+
+    /* skinning: the skin's joints and inverse binds (copied), and a palette
+     * of skin_joint_count matrices for each slot below skinned_capacity
+     * (skinned characters are the first slots) */
+    int skin_joint_count, skinned_capacity, skinned_marked;
+    uint16_t *skin_joint;
+    ossa_mat34 *inverse_bind;
+    ossa_mat34 *palette;
+
+    /* instrumentation */
+    ossa_crowd_stage_hook stage_hook;
+    void *stage_hook_user;
 
     /* the frame */
     uint64_t frame;
@@ -78,7 +99,27 @@ struct ossa_crowd {
     ossa_crowd_stats stats;
 };
 
-/* Bucket of an (interval, phase). */
+/* Bucket of an (interval, phase) (never BUCKET_SKINNED). */
 int ossai_crowd_bucket(int interval, int phase);
+/* The interval and phase a bucket updates on (BUCKET_SKINNED: 1, 0;
+ * BUCKET_INACTIVE: 0, 0). */
+int ossai_crowd_bucket_interval(int bucket);
+int ossai_crowd_bucket_phase(int bucket);
+/* The bucket a slot is in. */
+int ossai_crowd_bucket_of(const ossa_crowd *c, int slot);
+/* The bucket an active character in `slot` belongs in: BUCKET_SKINNED when
+ * it is skinned, else its interval's phase with the fewest characters. */
+int ossai_crowd_home_bucket(const ossa_crowd *c, int slot);
+/* Moves the character in `slot` into bucket `to` by one swap per bucket
+ * boundary crossed; returns its new slot. Every other character stays in its
+ * bucket. */
+int ossai_crowd_move(ossa_crowd *c, int slot, int to);
+/* After a character left one of an interval's phases: the fullest phase
+ * gives one character to the emptiest when they differ by more than one.
+ * Touches only interval buckets, never BUCKET_SKINNED or BUCKET_INACTIVE. */
+void ossai_crowd_rebalance(ossa_crowd *c, int interval);
+/* Swaps two slots' data in every column (and palette) and fixes the entity
+ * table. */
+void ossai_crowd_swap_slots(ossa_crowd *c, int a, int b);
 
 #endif /* OSSA_CROWD_INTERNAL_H */

@@ -83,9 +83,10 @@ static void collect_query(ossa_renderer *r, int k, bool wait)
 
 static void draw_ground(const ossa_renderer *r, const ossa_render_frame *f, const float *vp)
 {
-    ossa_float3 lo, hi;
-    ossa_render_placed_bounds(r->mesh_min, r->mesh_max, f->placements, f->character_count, &lo,
-                              &hi);
+    ossa_float3 lo = f->ground_min, hi = f->ground_max;
+    if (lo.x == hi.x && lo.z == hi.z)
+        ossa_render_placed_bounds(r->mesh_min, r->mesh_max, f->placements, f->character_count,
+                                  &lo, &hi);
     const float cx = 0.5f * (lo.x + hi.x), cz = 0.5f * (lo.z + hi.z);
     const float half = fmaxf(hi.x - lo.x, hi.z - lo.z) * 0.5f;
     const ossai_program *p = &r->programs[OSSAI_PROGRAM_GROUND];

@@ -40,6 +40,12 @@ ossa_result ossa_lane_palette_job_validate(const ossa_lane_palette_job *job)
     if (!ossai_lane_select(job->path, width))
         return (unsigned)job->path >= OSSA_LANE_PATH_COUNT ? OSSA_ERR_BAD_ARGUMENT
                                                            : OSSA_ERR_UNSUPPORTED;
+    if (job->outputs) {
+        for (int c = begin * width; c < end * width && c < job->character_count; ++c)
+            if (!job->outputs[c])
+                return OSSA_ERR_MISSING_OUTPUT;
+        return OSSA_OK;
+    }
     if (!job->palette)
         return OSSA_ERR_MISSING_OUTPUT;
     if (job->palette_count < (int64_t)job->character_count * skins)
@@ -67,7 +73,9 @@ ossa_result ossa_lane_palette_job_run(const ossa_lane_palette_job *job)
     for (int b = begin; b < end; ++b) {
         for (int l = 0; l < width; ++l) {
             const int c = b * width + l;
-            args.output[l] = c < n ? job->palette + (size_t)c * (size_t)skins : NULL;
+            args.output[l] = c >= n          ? NULL
+                             : job->outputs ? job->outputs[c]
+                                            : job->palette + (size_t)c * (size_t)skins;
         }
         args.model = job->model + (size_t)b * (size_t)job->joint_count * OSSAI_MODEL_C *
                                       (size_t)width;

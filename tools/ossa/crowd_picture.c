@@ -76,6 +76,8 @@ static bool draw_and_write(const crowd_picture *p, const void *streams, size_t s
     frame.skinned_streams = streams;
     frame.skinned_stream_stride = stride;
     frame.placements = placements;
+    frame.ground_min = lo;
+    frame.ground_max = hi;
     frame.camera = ossa_render_camera_frame(lo, hi, (float)width / (float)height, 0.52f, 0.44f, 0);
     frame.width = width;
     frame.height = height;

@@ -1,0 +1,45 @@
+/* frame_bench.h - `ossa bench frame`'s options, variants and reports, shared
+ * by frame_bench.c (options, the run) and frame_report.c (the stage table,
+ * the scaling sweep). */
+#ifndef OSSA_BENCH_FRAME_BENCH_H
+#define OSSA_BENCH_FRAME_BENCH_H
+
+#include <stdbool.h>
+
+#include "frame_setup.h"
+#include "harness.h"
+
+typedef struct frame_options {
+    bench_options common;
+    int characters;
+    int skinned;    /* characters skinned (default 100) */
+    int synthetic;  /* joints of a synthetic character, 0: default / --model */
+    int width;
+    ossa_lane_path path;
+    bool sweep;
+    int sweep_max;
+} frame_options;
+
+/* The variants, interleaved by the harness. */
+enum {
+    V_REFERENCE,    /* reference jobs, stage by stage */
+    V_STAGED,       /* lane jobs, stage by stage */
+    V_FUSED,        /* lane jobs fused per batch, then skinning */
+    V_CROWD,        /* the library: crowd runner, untimed */
+    V_CROWD_TIMED,  /* the same, each stage timed through the crowd's hook */
+    V_SAMPLE,       /* lane stages alone */
+    V_SAMPLE_GATHER,
+    V_BLEND,
+    V_L2M,
+    V_POSE_OUT,
+    V_COUNT
+};
+
+/* The stage table (or its JSON) after a run. */
+void frame_print_stages(const frame_options *o, const frame_scene *s, const bench_variant *v,
+                        const double check[3]);
+/* The library's frame for 10 .. sweep_max characters on 1 .. threads
+ * threads, bit identity across thread counts checked. Returns an exit code. */
+int frame_sweep(const frame_options *o, const frame_character *c);
+
+#endif /* OSSA_BENCH_FRAME_BENCH_H */

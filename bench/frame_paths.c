@@ -1,0 +1,285 @@
+/* frame_paths.c - whole frames of each path of the frame benchmark, timed
+ * stage by stage (reference, staged, fused, the library's crowd frame), and
+ * the checks: lanes against the reference, hashes for bit identity. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "frame_threads.h"
+
+/* ---- stage times ---- */
+
+static void record_ns(frame_timing *t, const double *ns)
+{
+    if (t->calls == t->capacity) {
+        const int capacity = t->capacity ? 2 * t->capacity : 256;
+        for (int k = 0; k < FRAME_STAGES; ++k)
+            t->ns[k] = realloc(t->ns[k], sizeof(double) * (size_t)capacity);
+        t->capacity = capacity;
+    }
+    for (int k = 0; k < FRAME_STAGES; ++k)
+        t->ns[k][t->calls] = ns[k];
+    t->calls++;
+}
+
+static void record(frame_timing *t, const uint64_t *stamps, int stages)
+{
+    double ns[FRAME_STAGES];
+    for (int k = 0; k < FRAME_STAGES; ++k)
+        ns[k] = k < stages ? (double)(stamps[k + 1] - stamps[k]) : 0.0;
+    record_ns(t, ns);
+}
+
+double frame_timing_median(const frame_timing *t, int stage, int calls)
+{
+    calls = calls < t->calls ? calls : t->calls;
+    if (calls <= 0)
+        return 0.0;
+    double *copy = malloc(sizeof(double) * (size_t)calls);
+    memcpy(copy, t->ns[stage] + (t->calls - calls), sizeof(double) * (size_t)calls);
+    const double median = cli_median(copy, (size_t)calls);
+    free(copy);
+    return median;
+}
+
+/* ---- the library's frame ---- */
+
+void frame_crowd(void *scene)
+{
+    frame_scene *s = scene;
+    s->runner.timed = 0;
+    note(s, crowd_runner_frame(&s->runner, s->dt));
+}
+
+void frame_crowd_timed(void *scene)
+{
+    frame_scene *s = scene;
+    s->runner.timed = 1;
+    note(s, crowd_runner_frame(&s->runner, s->dt));
+    double ns[FRAME_STAGES];
+    for (int k = 0; k < FRAME_STAGES; ++k)
+        ns[k] = crowd_runner_stage_ns(&s->runner, k);
+    record_ns(&s->crowd_timing, ns);
+}
+
+/* ---- staged frames, stage by stage ---- */
+
+/* Runs the stages in order, each timed; a NULL stage takes no time. */
+static void staged(frame_scene *s, void (*const stages[FRAME_STAGES])(void *), frame_timing *t)
+{
+    uint64_t stamps[FRAME_STAGES + 1];
+    stamps[0] = cli_now_ns();
+    for (int k = 0; k < FRAME_STAGES; ++k) {
+        if (stages[k] && (k < FRAME_PALETTE || s->skinned))
+            stages[k](s);
+        stamps[k + 1] = cli_now_ns();
+    }
+    record(t, stamps, FRAME_STAGES);
+}
+
+void frame_reference_staged(void *scene)
+{
+    void (*const stages[FRAME_STAGES])(void *) = {
+        frame_ref_sample, frame_ref_sample_b, frame_ref_blend, frame_ref_local_to_model, NULL,
+        frame_ref_palette, frame_ref_skin};
+    staged(scene, stages, &((frame_scene *)scene)->reference_timing);
+}
+
+void frame_lanes_staged(void *scene)
+{
+    void (*const stages[FRAME_STAGES])(void *) = {
+        frame_lane_sample, frame_lane_sample_b, frame_lane_blend, frame_lane_local_to_model,
+        frame_lane_pose_out, frame_lane_palette, frame_lane_skin};
+    staged(scene, stages, &((frame_scene *)scene)->lanes_timing);
+}
+
+/* One batch through the lane stages, palettes included, in scratch that
+ * stays in cache; ns[k] += stage k's time. */
+static void fused_batch(frame_scene *s, int batch, float *scratch, double *ns)
+{
+    const int w = s->width, first = batch * w;
+    const int n = s->characters - first < w ? s->characters - first : w;
+    const size_t pose = ossa_lane_pose_floats(s->joints, w, w);
+    const size_t model = ossa_lane_model_floats(s->joints, w, w);
+    float *a = scratch, *b = a + pose, *local = b + pose, *m = local + pose;
+    uint64_t t[FRAME_STAGES + 1];
+    t[0] = cli_now_ns();
+    ossa_lane_sampling_job sj = {0};
+    sj.clips = s->character->clips;
+    sj.clip_count = s->character->clip_count;
+    sj.clip_index = s->clip_a + first;
+    sj.clip_index_count = n;
+    sj.time_s = s->time_a + first;
+    sj.time_count = n;
+    sj.width = w;
+    sj.path = s->path;
+    sj.output = a;
+    sj.output_count = pose;
+    note(s, ossa_lane_sampling_job_run(&sj));
+    t[1] = cli_now_ns();
+    sj.clip_index = s->clip_b + first;
+    sj.time_s = s->time_b + first;
+    sj.output = b;
+    note(s, ossa_lane_sampling_job_run(&sj));
+    t[2] = cli_now_ns();
+    ossa_lane_blend_layer layers[2] = {{0}, {0}};
+    layers[0].pose = a;
+    layers[0].pose_count = pose;
+    layers[0].weights = s->weight_a + first;
+    layers[0].weight_count = n;
+    layers[1] = layers[0];
+    layers[1].pose = b;
+    layers[1].weights = s->weight_b + first;
+    ossa_lane_blending_job bj = {0};
+    bj.layers = layers;
+    bj.layer_count = 2;
+    bj.rest_pose = ossa_skeleton_rest_pose(s->character->skeleton);
+    bj.joint_count = s->joints;
+    bj.character_count = n;
+    bj.width = w;
+    bj.path = s->path;
+    bj.output = local;
+    bj.output_count = pose;
+    note(s, ossa_lane_blending_job_run(&bj));
+    t[3] = cli_now_ns();
+    ossa_lane_local_to_model_job lj = {0};
+    lj.parents = ossa_skeleton_parents(s->character->skeleton);
+    lj.joint_count = s->joints;
+    lj.local = local;
+    lj.local_count = pose;
+    lj.character_count = n;
+    lj.width = w;
+    lj.path = s->path;
+    lj.model = m;
+    lj.model_count = model;
+    note(s, ossa_lane_local_to_model_job_run(&lj));
+    t[4] = cli_now_ns();
+    ossa_lane_palette_job pj = {0};
+    pj.model = m;
+    pj.model_count = model;
+    pj.joint_count = s->joints;
+    pj.character_count = n;
+    pj.width = w;
+    pj.path = s->path;
+    pj.palette = s->pose_out + (size_t)first * (size_t)s->joints;
+    pj.palette_count = n * s->joints;
+    note(s, ossa_lane_palette_job_run(&pj));
+    t[5] = cli_now_ns();
+    note(s, frame_lane_palettes(s, m, model, first, n, 0, 1));
+    t[6] = cli_now_ns();
+    for (int k = 0; k <= FRAME_PALETTE; ++k)
+        ns[k] += (double)(t[k + 1] - t[k]);
+}
+
+void frame_lanes_fused(void *scene)
+{
+    frame_scene *s = scene;
+    PARALLEL(s)
+    {
+        double *ns = s->fused_ns[thread_id()];
+        memset(ns, 0, sizeof(double) * FRAME_STAGES);
+        int begin, end;
+        if (share(s->batches, &begin, &end))
+            for (int b = begin; b < end; ++b)
+                fused_batch(s, b, s->fused_scratch[thread_id()], ns);
+#ifdef _OPENMP
+#pragma omp barrier
+#endif
+        if (share(s->skinned, &begin, &end)) {
+            const uint64_t t0 = cli_now_ns();
+            frame_skin_range(s, begin, end, s->lane_palette, s->lane_streams, OSSA_SKINNING_AUTO);
+            ns[FRAME_SKIN] = (double)(cli_now_ns() - t0);
+        }
+    }
+    double sum[FRAME_STAGES] = {0};
+    for (int t = 0; t < s->threads; ++t)
+        for (int k = 0; k < FRAME_STAGES; ++k)
+            sum[k] += s->fused_ns[t][k];
+    record_ns(&s->fused_timing, sum);
+}
+
+/* ---- checks ---- */
+
+static double worst_matrix_difference(const ossa_mat34 *a, const ossa_mat34 *b, size_t n)
+{
+    double worst = 0;
+    for (size_t i = 0; i < n; ++i)
+        for (int r = 0; r < 3; ++r)
+            for (int c = 0; c < 4; ++c) {
+                const double x = a[i].m[r][c], y = b[i].m[r][c];
+                const double e = fabs(x - y) / (1.0 + fabs(y));
+                if (!(e <= worst))
+                    worst = e;
+            }
+    return worst;
+}
+
+/* Per vertex attribute (float4s): |a - b| over 1 + the largest |b|. */
+static double worst_vertex_difference(const frame_scene *s)
+{
+    const int floats = ossa_mesh_skinned_stride(s->mesh) / 4;
+    double worst = 0;
+    for (int i = 0; i < s->skinned; ++i) {
+        const float *a = (const float *)(const void *)(s->lane_streams + (size_t)i * s->stream_bytes);
+        const float *b = (const float *)(const void *)(s->ref_streams + (size_t)i * s->stream_bytes);
+        for (int v = 0; v < s->vertices * floats; v += 4) {
+            double scale = 1.0, diff = 0.0;
+            for (int k = 0; k < 4; ++k) {
+                scale = fmax(scale, 1.0 + fabs((double)b[v + k]));
+                diff = fmax(diff, fabs((double)a[v + k] - b[v + k]));
+            }
+            if (!(diff / scale <= worst))
+                worst = diff / scale;
+        }
+    }
+    return worst;
+}
+
+void frame_scene_check(frame_scene *s, double *poses, double *palettes, double *vertices)
+{
+    frame_reference_staged(s);
+    frame_lanes_staged(s);
+    if (s->crowd)
+        frame_crowd(s);
+    *poses = worst_matrix_difference(s->pose_out, s->ref_model,
+                                     (size_t)s->characters * (size_t)s->joints);
+    *palettes = worst_matrix_difference(s->lane_palette, s->ref_palette,
+                                        (size_t)s->skinned * (size_t)s->skins);
+    *vertices = s->skinned ? worst_vertex_difference(s) : 0.0;
+}
+
+static uint64_t fnv(uint64_t h, const void *data, size_t bytes)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < bytes; ++i)
+        h = (h ^ p[i]) * 1099511628211ull;
+    return h;
+}
+
+uint64_t frame_crowd_checksum(const frame_scene *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    const size_t pose = sizeof(ossa_mat34) * (size_t)s->joints;
+    const size_t palette = sizeof(ossa_mat34) * (size_t)s->skins;
+    for (int slot = 0; slot < ossa_crowd_count(s->crowd); ++slot) {
+        const ossa_entity e = ossa_crowd_entity_at(s->crowd, slot);
+        const ossa_mat34 *p = ossa_crowd_pose(s->crowd, e);
+        if (p)
+            h = fnv(h, p, pose);
+        p = ossa_crowd_palette(s->crowd, e);
+        if (p)
+            h = fnv(h, p, palette);
+    }
+    for (int i = 0; i < s->runner.skinned; ++i)
+        h = fnv(h, crowd_runner_stream(&s->runner, i), s->stream_bytes);
+    return h;
+}
+
+uint64_t frame_lanes_checksum(const frame_scene *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    h = fnv(h, s->pose_out, sizeof(ossa_mat34) * (size_t)s->characters * (size_t)s->joints);
+    h = fnv(h, s->lane_palette, sizeof(ossa_mat34) * (size_t)s->skinned * (size_t)s->skins);
+    return fnv(h, s->lane_streams, (size_t)s->skinned * s->stream_bytes);
+}

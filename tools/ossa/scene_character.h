@@ -1,0 +1,38 @@
+/* scene_character.h - the character `ossa demo` and `ossa bench frame`
+ * animate: a skeleton, its clips and (optionally) a skinned mesh, all inside
+ * one validated blob - read from a file, or built in memory and stored in a
+ * blob first, as a game loads a character. */
+#ifndef OSSA_SCENE_CHARACTER_H
+#define OSSA_SCENE_CHARACTER_H
+
+#include <stddef.h>
+
+#include "ossa/ossa.h"
+
+typedef struct scene_character {
+    const ossa_skeleton *skeleton;
+    const ossa_clip **clips;
+    int clip_count;
+    int joints;
+    /* The skinned mesh, or NULL when the blob has none. With several meshes,
+     * the one with the most vertices (mesh_count says how many there were). */
+    const ossa_mesh *mesh;
+    int mesh_count;
+    char description[256]; /* e.g. "arnaud.ossa (67 joints, 3 clips ...)" */
+    void *blob_data;       /* everything above points into this blob */
+    size_t blob_bytes;
+} scene_character;
+
+/* From a blob file with a skeleton and at least one clip. `command` prefixes
+ * the message on stderr; returns 0 on failure. */
+int scene_character_load_file(scene_character *c, const char *path, const char *command);
+/* The embedded default character: 96 joints, crouch / walk / run, its mesh. */
+int scene_character_load_default(scene_character *c, const char *command);
+/* Any skeleton, clips and mesh (may be NULL), stored in one blob in memory
+ * and used from there; `name` starts the description. */
+int scene_character_from_parts(scene_character *c, const ossa_skeleton *skeleton,
+                               const ossa_clip *const *clips, int clip_count,
+                               const ossa_mesh *mesh, const char *name, const char *command);
+void scene_character_free(scene_character *c);
+
+#endif /* OSSA_SCENE_CHARACTER_H */
