@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "demo_world.h"
+#include "ossa/pipeline.h"
 #include "test_support.h"
 #include "utest.h"
 
@@ -170,6 +171,49 @@ TEST(demo_world_is_bit_identical_for_1_2_and_3_threads)
     }
 }
 
+/* The feet footfalls come from, found by name: the default character's
+ * foot_l / foot_r; on another rig a joint named like a foot with a side,
+ * never an IK target, an end ("Nub") or a footstep helper. */
+TEST(demo_finds_the_feet_by_name)
+{
+    scene_character c;
+    REQUIRE(scene_character_load_default(&c, "test"));
+    CHECK(c.feet[0] && strcmp(c.feet[0], "foot_l") == 0);
+    CHECK(c.feet[1] && strcmp(c.feet[1], "foot_r") == 0);
+    scene_character_free(&c);
+
+    static const char *const names[] = {"Bip01",          "ik_foot_l",  "Bip01 Footsteps",
+                                        "LeftUpLeg",      "LeftFootNub", "LeftFoot",
+                                        "Bip01 R Thigh", "Bip01 R Foot", "RightToe"};
+    ossa_raw_joint joints[9];
+    for (int j = 0; j < 9; ++j) {
+        joints[j].name = names[j];
+        joints[j].parent = j == 0 ? -1 : 0;
+        joints[j].rest = ossa_transform_identity();
+    }
+    ossa_raw_skeleton raw = {joints, 9};
+    ossa_skeleton *skeleton = NULL;
+    ossa_error e;
+    REQUIRE(ossa_skeleton_build(&raw, NULL, &skeleton, NULL, &e) == OSSA_OK);
+    float times[2] = {0.0f, 1.0f};
+    ossa_quat q[2] = {{0, 0, 0, 1}, {0, 0, 0, 1}};
+    ossa_raw_joint_track track = {"Bip01", {0}, {times, q, NULL, NULL, 2, OSSA_INTERP_LINEAR}, {0}};
+    ossa_raw_clip raw_clip = {"still", 0.0f, &track, 1};
+    ossa_clip *clip = NULL;
+    REQUIRE(ossa_clip_build(&raw_clip, skeleton, NULL, &clip, NULL, &e) == OSSA_OK);
+    const ossa_clip *clips[1] = {clip};
+    REQUIRE(scene_character_from_parts(&c, skeleton, clips, 1, NULL, "rig", "test"));
+    CHECK(c.feet[0] && strcmp(c.feet[0], "LeftFoot") == 0);
+    CHECK(c.feet[1] && strcmp(c.feet[1], "Bip01 R Foot") == 0);
+    CHECK(scene_character_set_feet(&c, "LeftUpLeg", "RightToe", "test"));
+    CHECK(strcmp(c.feet[0], "LeftUpLeg") == 0 && strcmp(c.feet[1], "RightToe") == 0);
+    CHECK(!scene_character_set_feet(&c, "LeftUpLeg", "no such joint", "test"));
+    scene_character_free(&c);
+    ossa_clip_free(clip, NULL);
+    ossa_skeleton_free(skeleton, NULL);
+}
+
 UTEST_MAIN(demo_culls_what_the_camera_cannot_see_and_skins_the_nearest_visible,
+           demo_finds_the_feet_by_name,
            demo_skinned_vertices_are_the_bind_pose_skinned_in_world_space,
            demo_world_is_bit_identical_for_1_2_and_3_threads)

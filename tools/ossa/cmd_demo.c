@@ -21,6 +21,7 @@ typedef struct demo_args {
     demo_options world;
     int frames;
     const char *model;
+    const char *feet;    /* --feet LEFT,RIGHT, or NULL: found by name */
     const char *image;   /* NULL: no picture */
     bool image_asked;    /* --image given: nothing to draw is an error */
 } demo_args;
@@ -47,6 +48,8 @@ static void help(FILE *to)
             "  --model FILE     a .ossa blob with a skeleton and clips (and a mesh:\n"
             "                   without one nothing is skinned) instead of the embedded\n"
             "                   default character\n"
+            "  --feet L,R       the foot joints dust rises from (default: found by name,\n"
+            "                   e.g. foot_l / foot_r, LeftFoot / RightFoot)\n"
             "  --image PATH     where the picture goes (default crowd.png; none when ossa\n"
             "                   was built without rendering)\n"
             "  --no-image       no picture\n"
@@ -74,6 +77,9 @@ static int parse(int argc, char **argv, demo_args *a)
                 return 2;
         } else if (cli_is(s, "--model", NULL)) {
             if (!cli_string_arg(argc, argv, &i, &a->model))
+                return 2;
+        } else if (cli_is(s, "--feet", NULL)) {
+            if (!cli_string_arg(argc, argv, &i, &a->feet))
                 return 2;
         } else if (cli_is(s, "--image", NULL)) {
             if (!cli_string_arg(argc, argv, &i, &a->image))
@@ -243,6 +249,24 @@ int cmd_demo(int argc, char **argv)
     if (!(a.model ? scene_character_load_file(&character, a.model, "demo")
                   : scene_character_load_default(&character, "demo")))
         return 1;
+    if (a.feet) {
+        char left[128];
+        const char *comma = strchr(a.feet, ',');
+        const size_t len = comma ? (size_t)(comma - a.feet) : 0;
+        if (!comma || len >= sizeof left) {
+            cli_error("demo", "--feet %s: expected LEFT,RIGHT (two joint names)", a.feet);
+            scene_character_free(&character);
+            return 2;
+        }
+        memcpy(left, a.feet, len);
+        left[len] = '\0';
+        if (!scene_character_set_feet(&character, left, comma + 1, "demo")) {
+            scene_character_free(&character);
+            return 2;
+        }
+    }
+    if (!character.feet[0])
+        printf("(no foot joints found by name: no dust; name them with --feet L,R)\n");
     demo_world w;
     if (!demo_world_init(&w, &character, &a.world)) {
         scene_character_free(&character);

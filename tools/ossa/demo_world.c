@@ -121,6 +121,10 @@ static int make_crowd(demo_world *w)
     d.clips = c->clips;
     d.clip_count = c->clip_count;
     d.capacity = w->options.characters;
+    if (c->feet[0]) {
+        d.foot_names = c->feet;
+        d.foot_count = 2;
+    }
     if (w->options.skinned > 0) {
         d.skin_joints = ossa_mesh_skin_joints(c->mesh);
         d.inverse_binds = ossa_mesh_inverse_binds(c->mesh);

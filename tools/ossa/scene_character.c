@@ -3,12 +3,73 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <ctype.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "cli.h"
 #include "ossa/pipeline.h"
 
 /* Points c at a validated blob's skeleton, clips and largest mesh. */
+/* Whether a lower-cased joint name marks side 0 (left) or 1 (right). */
+static bool names_side(const char *n, int side)
+{
+    const char *word = side == 0 ? "left" : "right", letter = side == 0 ? 'l' : 'r';
+    const size_t len = strlen(n);
+    if (strstr(n, word))
+        return true;
+    for (size_t i = 0; i < len; ++i) /* a lone l / r between separators */
+        if (n[i] == letter && (i == 0 || !isalnum((unsigned char)n[i - 1])) &&
+            (i + 1 == len || !isalnum((unsigned char)n[i + 1])))
+            return true;
+    return false;
+}
+
+/* The feet: the default character's names, else the first joint per side
+ * whose name says foot and a side and is not an IK target, an end ("Nub") or
+ * a footstep helper. */
+static void find_feet(scene_character *c)
+{
+    static const char *const defaults[2] = {"foot_l", "foot_r"};
+    const int n = ossa_skeleton_joint_count(c->skeleton);
+    for (int side = 0; side < 2; ++side) {
+        c->feet[side] = NULL;
+        if (ossa_skeleton_find_joint(c->skeleton, defaults[side]) >= 0) {
+            c->feet[side] = defaults[side];
+            continue;
+        }
+        for (int j = 0; j < n && !c->feet[side]; ++j) {
+            const char *name = ossa_skeleton_joint_name(c->skeleton, j);
+            char lower[128];
+            size_t k = 0;
+            for (; name[k] && k + 1 < sizeof lower; ++k)
+                lower[k] = (char)tolower((unsigned char)name[k]);
+            lower[k] = '\0';
+            if (strstr(lower, "foot") && !strstr(lower, "nub") && !strstr(lower, "step") &&
+                strncmp(lower, "ik", 2) != 0 && names_side(lower, side) &&
+                !names_side(lower, 1 - side))
+                c->feet[side] = name;
+        }
+    }
+    if (!c->feet[0] || !c->feet[1])
+        c->feet[0] = c->feet[1] = NULL;
+}
+
+int scene_character_set_feet(scene_character *c, const char *left, const char *right,
+                             const char *command)
+{
+    const char *names[2] = {left, right};
+    for (int side = 0; side < 2; ++side)
+        if (!names[side] || ossa_skeleton_find_joint(c->skeleton, names[side]) < 0) {
+            cli_error(command, "--feet: '%s' is not a joint of %s", names[side] ? names[side] : "",
+                      c->description);
+            return 0;
+        }
+    c->feet[0] = left;
+    c->feet[1] = right;
+    return 1;
+}
+
 static int use_blob(scene_character *c, const char *name, const char *command)
 {
     ossa_blob blob;
@@ -31,6 +92,7 @@ static int use_blob(scene_character *c, const char *name, const char *command)
         c->clips[k] = ossa_blob_clip(&blob, k);
         key_bytes += ossa_clip_bytes(c->clips[k]);
     }
+    find_feet(c);
     c->mesh_count = blob.mesh_count;
     for (int k = 0; k < blob.mesh_count; ++k) {
         const ossa_mesh *m = ossa_blob_mesh(&blob, k);

@@ -18,11 +18,18 @@ typedef struct scene_character {
      * the one with the most vertices (mesh_count says how many there were). */
     const ossa_mesh *mesh;
     int mesh_count;
+    /* Left and right foot joints (for footfalls), found by name: "foot_l" /
+     * "foot_r", else a joint named like a foot with a side ("LeftFoot",
+     * "Bip01 R Foot"...); NULL when none is found. */
+    const char *feet[2];
     char description[256]; /* e.g. "arnaud.ossa (67 joints, 3 clips ...)" */
     void *blob_data;       /* everything above points into this blob */
     size_t blob_bytes;
 } scene_character;
 
+/* Uses these joints as the feet; returns 0 after saying which is missing. */
+int scene_character_set_feet(scene_character *c, const char *left, const char *right,
+                             const char *command);
 /* From a blob file with a skeleton and at least one clip. `command` prefixes
  * the message on stderr; returns 0 on failure. */
 int scene_character_load_file(scene_character *c, const char *path, const char *command);
