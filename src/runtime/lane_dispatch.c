@@ -99,15 +99,3 @@ size_t ossa_lane_model_floats(int joint_count, int character_count, int width)
 {
     return lane_floats(joint_count, character_count, width, OSSA_LANE_MODEL_COMPONENTS);
 }
-
-ossa_result ossai_lane_range(int batch_begin, int batch_end, int batch_count, int *begin,
-                             int *end)
-{
-    if (batch_begin == 0 && batch_end == 0)
-        batch_end = batch_count;
-    if (batch_begin < 0 || batch_end > batch_count || batch_begin > batch_end)
-        return OSSA_ERR_BAD_RANGE;
-    *begin = batch_begin;
-    *end = batch_end;
-    return OSSA_OK;
-}
