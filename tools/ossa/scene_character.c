@@ -175,3 +175,17 @@ void scene_character_free(scene_character *c)
     ossa_free(NULL, c->blob_data);
     memset(c, 0, sizeof *c);
 }
+
+bool scene_rest_models(const ossa_skeleton *skeleton, ossa_mat34 *model)
+{
+    const int joints = ossa_skeleton_joint_count(skeleton);
+    ossa_local_to_model_job job = {0};
+    job.parents = ossa_skeleton_parents(skeleton);
+    job.joint_count = joints;
+    job.local = ossa_skeleton_rest_pose(skeleton);
+    job.local_count = joints;
+    job.instance_count = 1;
+    job.model = model;
+    job.model_count = joints;
+    return ossa_local_to_model_job_run(&job) == OSSA_OK;
+}

@@ -5,6 +5,7 @@
 #ifndef OSSA_SCENE_CHARACTER_H
 #define OSSA_SCENE_CHARACTER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "ossa/ossa.h"
@@ -41,5 +42,9 @@ int scene_character_from_parts(scene_character *c, const ossa_skeleton *skeleton
                                const ossa_clip *const *clips, int clip_count,
                                const ossa_mesh *mesh, const char *name, const char *command);
 void scene_character_free(scene_character *c);
+
+/* The skeleton's rest pose in model space: joint_count matrices into model.
+ * False when the walk fails. */
+bool scene_rest_models(const ossa_skeleton *skeleton, ossa_mat34 *model);
 
 #endif /* OSSA_SCENE_CHARACTER_H */
