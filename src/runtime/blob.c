@@ -75,11 +75,6 @@ ossa_result ossai_check_array(uint64_t limit, uint64_t offset, uint64_t count,
     return OSSA_OK;
 }
 
-int ossai_has_nul(const char *data, uint64_t bytes)
-{
-    return memchr(data, '\0', (size_t)bytes) != NULL;
-}
-
 static const ossai_section *section_table(const ossa_blob *blob)
 {
     const ossai_blob_header *h = (const ossai_blob_header *)blob->data;

@@ -45,11 +45,6 @@ static bool sees(const demo_camera *c, view v, ossa_float3 p)
     return along > 0.0f && along * along >= v.cos_half_fov * v.cos_half_fov * (dx * dx + dz * dz);
 }
 
-bool demo_camera_sees(const demo_camera *c, float yaw_rad, ossa_float3 p)
-{
-    return sees(c, view_at(c, yaw_rad), p);
-}
-
 static float distance_xz(ossa_float3 a, ossa_float3 b)
 {
     return sqrtf((a.x - b.x) * (a.x - b.x) + (a.z - b.z) * (a.z - b.z));
