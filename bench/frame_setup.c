@@ -80,20 +80,9 @@ static void describe_character(const frame_scene *s, int i, ossa_character_desc 
 
 int frame_scene_reset_crowd(frame_scene *s)
 {
-    const frame_character *c = s->character;
-    ossa_crowd_desc d = {0};
-    d.skeleton = c->skeleton;
-    d.clips = c->clips;
-    d.clip_count = c->clip_count;
-    d.capacity = s->characters;
+    ossa_crowd_desc d = scene_crowd_desc(s->character, s->characters, s->skinned);
     d.width = s->width;
     d.path = s->path;
-    if (s->skinned) {
-        d.skin_joints = ossa_mesh_skin_joints(s->mesh);
-        d.inverse_binds = ossa_mesh_inverse_binds(s->mesh);
-        d.skin_joint_count = s->skins;
-        d.skinned_capacity = s->skinned;
-    }
     const size_t bytes = ossa_crowd_size(&d);
     if (!bytes) {
         cli_error("bench frame", "this character cannot make a crowd");

@@ -89,20 +89,10 @@ static void lay_out(demo_world *w)
 static int make_crowd(demo_world *w)
 {
     const scene_character *c = w->character;
-    ossa_crowd_desc d = {0};
-    d.skeleton = c->skeleton;
-    d.clips = c->clips;
-    d.clip_count = c->clip_count;
-    d.capacity = w->options.characters;
+    ossa_crowd_desc d = scene_crowd_desc(c, w->options.characters, w->options.skinned);
     if (c->feet[0]) {
         d.foot_names = c->feet;
         d.foot_count = 2;
-    }
-    if (w->options.skinned > 0) {
-        d.skin_joints = ossa_mesh_skin_joints(c->mesh);
-        d.inverse_binds = ossa_mesh_inverse_binds(c->mesh);
-        d.skin_joint_count = ossa_mesh_skin_joint_count(c->mesh);
-        d.skinned_capacity = w->options.skinned;
     }
     const size_t bytes = ossa_crowd_size(&d);
     if (!bytes) {
