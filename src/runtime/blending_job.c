@@ -70,8 +70,9 @@ ossa_result ossa_blending_job_run(const ossa_blending_job *job)
         return r;
     const int joints = job->joint_count;
     const float threshold = job->threshold > 0.0f ? job->threshold : OSSA_BLEND_DEFAULT_THRESHOLD;
-    int begin, end;
-    ossai_job_range(job->instance_begin, job->instance_end, job->instance_count, &begin, &end);
+    int begin = job->instance_begin, end = job->instance_end;
+    if (begin == 0 && end == 0)
+        end = job->instance_count;
     const ossa_quat identity = {0.0f, 0.0f, 0.0f, 1.0f};
 
     for (int i = begin; i < end; ++i) {

@@ -51,8 +51,8 @@ ossa_result ossa_lane_blending_job_run(const ossa_lane_blending_job *job)
     const int n = job->character_count, width = ossai_lane_resolve_width(job->width);
     const ossai_lane_kernels *kernels = ossai_lane_select(job->path, width);
     int begin, end;
-    ossai_job_range(job->batch_begin, job->batch_end, ossa_lane_batch_count(n, width), &begin,
-                    &end);
+    ossai_lane_range(job->batch_begin, job->batch_end, ossa_lane_batch_count(n, width), &begin,
+                     &end);
     const size_t batch_floats = (size_t)job->joint_count * OSSAI_POSE_C * (size_t)width;
     ossai_lane_blend_args args;
     args.layers = job->layers;

@@ -1,5 +1,6 @@
 /* lane_dispatch.c - batch widths, sizes and the choice of lane kernels. */
 #include "cpu.h"
+#include "job_internal.h"
 #include "lane_internal.h"
 
 static const char *const path_names[OSSA_LANE_PATH_COUNT] = {"auto", "portable", "sse", "avx2",
@@ -98,4 +99,10 @@ size_t ossa_lane_pose_floats(int joint_count, int character_count, int width)
 size_t ossa_lane_model_floats(int joint_count, int character_count, int width)
 {
     return lane_floats(joint_count, character_count, width, OSSA_LANE_MODEL_COMPONENTS);
+}
+
+ossa_result ossai_lane_range(int batch_begin, int batch_end, int batch_count, int *begin,
+                             int *end)
+{
+    return ossai_job_range(batch_begin, batch_end, batch_count, begin, end);
 }

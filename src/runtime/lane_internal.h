@@ -93,6 +93,12 @@ int ossai_lane_resolve_width(int width);
  * and the path has one (the benchmark's comparison; results are the same). */
 ossa_result ossai_lane_sampling_job_run_with(const ossa_lane_sampling_job *job, int gather);
 
+/* ossai_job_range for the batches of a lane job's run. Out of line: inlined,
+ * it changes the register allocation of the runs' per-lane set-up loops
+ * (more instructions per character). */
+ossa_result ossai_lane_range(int batch_begin, int batch_end, int batch_count, int *begin,
+                             int *end);
+
 /* OSSA_OK when ossai_lane_select has kernels for the path and width; else
  * OSSA_ERR_BAD_ARGUMENT for a path that does not exist and
  * OSSA_ERR_UNSUPPORTED for one this machine (or build) cannot run. */

@@ -45,8 +45,8 @@ ossa_result ossa_lane_local_to_model_job_run(const ossa_lane_local_to_model_job 
     const int n = job->character_count, width = ossai_lane_resolve_width(job->width);
     const ossai_lane_kernels *kernels = ossai_lane_select(job->path, width);
     int begin, end;
-    ossai_job_range(job->batch_begin, job->batch_end, ossa_lane_batch_count(n, width), &begin,
-                    &end);
+    ossai_lane_range(job->batch_begin, job->batch_end, ossa_lane_batch_count(n, width), &begin,
+                     &end);
     const size_t joints = (size_t)job->joint_count;
     _Alignas(64) float root[OSSAI_MODEL_C * OSSAI_LANES];
     ossai_lane_l2m_args args;

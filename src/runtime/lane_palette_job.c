@@ -58,8 +58,8 @@ ossa_result ossa_lane_palette_job_run(const ossa_lane_palette_job *job)
     const int n = job->character_count, width = ossai_lane_resolve_width(job->width);
     const ossai_lane_kernels *kernels = ossai_lane_select(job->path, width);
     int begin, end;
-    ossai_job_range(job->batch_begin, job->batch_end, ossa_lane_batch_count(n, width), &begin,
-                    &end);
+    ossai_lane_range(job->batch_begin, job->batch_end, ossa_lane_batch_count(n, width), &begin,
+                     &end);
     const int skins = skin_count(job);
     ossai_lane_palette_args args;
     args.joint_count = job->joint_count;

@@ -49,8 +49,8 @@ ossa_result ossai_lane_sampling_job_run_with(const ossa_lane_sampling_job *job, 
     void (*kernel)(const ossai_lane_sample_args *) =
         gather && kernels->sample_gather ? kernels->sample_gather : kernels->sample;
     int begin, end;
-    ossai_job_range(job->batch_begin, job->batch_end, ossa_lane_batch_count(n, width), &begin,
-                    &end);
+    ossai_lane_range(job->batch_begin, job->batch_end, ossa_lane_batch_count(n, width), &begin,
+                     &end);
     const int joints = (int)job->clips[0]->joint_count;
     const size_t batch_floats = (size_t)joints * OSSAI_POSE_C * (size_t)width;
     ossai_lane_sample_args args;

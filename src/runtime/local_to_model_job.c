@@ -82,8 +82,9 @@ ossa_result ossa_local_to_model_job_run(const ossa_local_to_model_job *job)
         return r;
     const int n = job->joint_count;
     const uint16_t *parents = job->parents;
-    int begin, end;
-    ossai_job_range(job->instance_begin, job->instance_end, job->instance_count, &begin, &end);
+    int begin = job->instance_begin, end = job->instance_end;
+    if (begin == 0 && end == 0)
+        end = job->instance_count;
     const int from = job->partial ? job->from_joint : 0;
     subtree sub;
     if (job->partial)
@@ -127,8 +128,9 @@ ossa_result ossa_local_to_model_qvs_job_run(const ossa_local_to_model_qvs_job *j
         return r;
     const int n = job->joint_count;
     const uint16_t *parents = job->parents;
-    int begin, end;
-    ossai_job_range(job->instance_begin, job->instance_end, job->instance_count, &begin, &end);
+    int begin = job->instance_begin, end = job->instance_end;
+    if (begin == 0 && end == 0)
+        end = job->instance_count;
     const int from = job->partial ? job->from_joint : 0;
     subtree sub;
     if (job->partial)

@@ -37,8 +37,9 @@ ossa_result ossa_palette_job_run(const ossa_palette_job *job)
     ossa_result r = ossa_palette_job_validate(job);
     if (r != OSSA_OK)
         return r;
-    int begin, end;
-    ossai_job_range(job->instance_begin, job->instance_end, job->instance_count, &begin, &end);
+    int begin = job->instance_begin, end = job->instance_end;
+    if (begin == 0 && end == 0)
+        end = job->instance_count;
     const size_t joints = (size_t)job->joint_count, skins = (size_t)job->skin_joint_count;
     for (int i = begin; i < end; ++i) {
         ossa_mat34 *restrict out = job->palette + (size_t)i * skins;

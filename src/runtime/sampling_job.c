@@ -90,8 +90,9 @@ ossa_result ossa_sampling_job_run(const ossa_sampling_job *job)
     ossa_result r = ossa_sampling_job_validate(job);
     if (r != OSSA_OK)
         return r;
-    int begin, end;
-    ossai_job_range(job->instance_begin, job->instance_end, job->time_count, &begin, &end);
+    int begin = job->instance_begin, end = job->instance_end;
+    if (begin == 0 && end == 0)
+        end = job->time_count;
     const uint32_t joints = job->clips[0]->joint_count;
     for (int i = begin; i < end; ++i) {
         const ossa_clip *clip = job->clips[job->clip_index ? job->clip_index[i] : 0];
