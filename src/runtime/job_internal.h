@@ -14,16 +14,18 @@
 #include "ossa/skeleton.h"
 
 /* Resolves a range [begin, end) of `count` items (instances, batches), 0, 0
- * meaning all of them, into *out_begin, *out_end; OSSA_ERR_BAD_RANGE when it
- * lies outside. */
+ * meaning all of them, into *out_begin, *out_end; OSSA_ERR_BAD_RANGE (and
+ * the outputs untouched) when it lies outside. */
 static inline ossa_result ossai_job_range(int begin, int end, int count, int *out_begin,
                                           int *out_end)
 {
     if (begin == 0 && end == 0)
         end = count;
+    if (begin < 0 || end > count || begin > end)
+        return OSSA_ERR_BAD_RANGE;
     *out_begin = begin;
     *out_end = end;
-    return begin < 0 || end > count || begin > end ? OSSA_ERR_BAD_RANGE : OSSA_OK;
+    return OSSA_OK;
 }
 
 /* ---- sampling ---- */
