@@ -64,20 +64,6 @@ void frame_character_free(frame_character *c)
 
 /* ---- the scene ---- */
 
-static uint32_t hash(uint32_t x)
-{
-    x ^= x >> 16;
-    x *= 0x7feb352du;
-    x ^= x >> 15;
-    x *= 0x846ca68bu;
-    return x ^ (x >> 16);
-}
-
-static float unit(uint32_t seed)
-{
-    return (float)(hash(seed) >> 8) / 16777216.0f;
-}
-
 static void describe_character(const frame_scene *s, int i, ossa_character_desc *d)
 {
     memset(d, 0, sizeof *d);
@@ -85,29 +71,18 @@ static void describe_character(const frame_scene *s, int i, ossa_character_desc 
     d->clip_b = s->clip_b[i];
     d->weight_b = s->weight_b[i];
     d->time_s = s->time_a[i];
-    d->speed = 0.8f + 0.45f * unit((uint32_t)i * 8u + 5u);
+    d->speed = 0.8f + 0.45f * cli_unit((uint32_t)i * 8u + 5u);
     const int side = (int)ceil(sqrt((double)s->characters));
     d->position = (ossa_float3){2.0f * (float)(i % side), 0.0f, 2.0f * (float)(i / side)};
-    d->yaw_rad = 6.2831853f * unit((uint32_t)i * 8u + 6u);
+    d->yaw_rad = 6.2831853f * cli_unit((uint32_t)i * 8u + 6u);
     d->skinned = i < s->skinned;
 }
 
 int frame_scene_reset_crowd(frame_scene *s)
 {
-    const frame_character *c = s->character;
-    ossa_crowd_desc d = {0};
-    d.skeleton = c->skeleton;
-    d.clips = c->clips;
-    d.clip_count = c->clip_count;
-    d.capacity = s->characters;
+    ossa_crowd_desc d = scene_crowd_desc(s->character, s->characters, s->skinned);
     d.width = s->width;
     d.path = s->path;
-    if (s->skinned) {
-        d.skin_joints = ossa_mesh_skin_joints(s->mesh);
-        d.inverse_binds = ossa_mesh_inverse_binds(s->mesh);
-        d.skin_joint_count = s->skins;
-        d.skinned_capacity = s->skinned;
-    }
     const size_t bytes = ossa_crowd_size(&d);
     if (!bytes) {
         cli_error("bench frame", "this character cannot make a crowd");
@@ -169,10 +144,10 @@ int frame_scene_init(frame_scene *s, const frame_character *c, int characters, i
     s->weight_b = cli_alloc(sizeof *s->weight_b * n);
     for (int i = 0; i < characters; ++i) { /* variety, deterministic */
         const uint32_t k = (uint32_t)i * 8u;
-        s->clip_a[i] = (uint16_t)(hash(k) % (uint32_t)c->clip_count);
+        s->clip_a[i] = (uint16_t)(cli_hash(k) % (uint32_t)c->clip_count);
         s->clip_b[i] = (uint16_t)((s->clip_a[i] + 1) % c->clip_count);
-        s->time_a[i] = s->time_b[i] = 3.0f * unit(k + 1);
-        s->weight_b[i] = unit(k + 2);
+        s->time_a[i] = s->time_b[i] = 3.0f * cli_unit(k + 1);
+        s->weight_b[i] = cli_unit(k + 2);
         s->weight_a[i] = 1.0f - s->weight_b[i];
     }
     if (parts & FRAME_STAGED) {

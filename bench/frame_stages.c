@@ -152,19 +152,10 @@ static void lane_sample(frame_scene *s, int second, int gather)
     {
         int begin, end;
         if (share(s->batches, &begin, &end)) {
-            ossa_lane_sampling_job j = {0};
-            j.clips = s->character->clips;
-            j.clip_count = s->character->clip_count;
-            j.clip_index = second ? s->clip_b : s->clip_a;
-            j.clip_index_count = s->characters;
-            j.time_s = second ? s->time_b : s->time_a;
-            j.time_count = s->characters;
-            j.width = s->width;
+            ossa_lane_sampling_job j = frame_lane_sampling_job(
+                s, second, 0, s->characters, second ? s->lane_b : s->lane_a, s->pose_floats);
             j.batch_begin = begin;
             j.batch_end = end;
-            j.path = s->path;
-            j.output = second ? s->lane_b : s->lane_a;
-            j.output_count = s->pose_floats;
             note(s, ossai_lane_sampling_job_run_with(&j, gather));
         }
     }
@@ -192,26 +183,12 @@ void frame_lane_blend(void *scene)
     {
         int begin, end;
         if (share(s->batches, &begin, &end)) {
-            ossa_lane_blend_layer layers[2] = {{0}, {0}};
-            layers[0].pose = s->lane_a;
-            layers[0].pose_count = s->pose_floats;
-            layers[0].weights = s->weight_a;
-            layers[0].weight_count = s->characters;
-            layers[1] = layers[0];
-            layers[1].pose = s->lane_b;
-            layers[1].weights = s->weight_b;
-            ossa_lane_blending_job j = {0};
-            j.layers = layers;
-            j.layer_count = 2;
-            j.rest_pose = ossa_skeleton_rest_pose(s->character->skeleton);
-            j.joint_count = s->joints;
-            j.character_count = s->characters;
-            j.width = s->width;
+            ossa_lane_blend_layer layers[2];
+            ossa_lane_blending_job j =
+                frame_lane_blending_job(s, layers, s->lane_a, s->lane_b, 0, s->characters,
+                                    s->lane_pose, s->pose_floats);
             j.batch_begin = begin;
             j.batch_end = end;
-            j.path = s->path;
-            j.output = s->lane_pose;
-            j.output_count = s->pose_floats;
             note(s, ossa_lane_blending_job_run(&j));
         }
     }
@@ -224,18 +201,10 @@ void frame_lane_local_to_model(void *scene)
     {
         int begin, end;
         if (share(s->batches, &begin, &end)) {
-            ossa_lane_local_to_model_job j = {0};
-            j.parents = ossa_skeleton_parents(s->character->skeleton);
-            j.joint_count = s->joints;
-            j.local = s->lane_pose;
-            j.local_count = s->pose_floats;
-            j.character_count = s->characters;
-            j.width = s->width;
+            ossa_lane_local_to_model_job j = frame_lane_local_to_model_job(
+                s, s->lane_pose, s->pose_floats, s->characters, s->lane_model, s->model_floats);
             j.batch_begin = begin;
             j.batch_end = end;
-            j.path = s->path;
-            j.model = s->lane_model;
-            j.model_count = s->model_floats;
             note(s, ossa_lane_local_to_model_job_run(&j));
         }
     }
@@ -248,17 +217,10 @@ void frame_lane_pose_out(void *scene)
     {
         int begin, end;
         if (share(s->batches, &begin, &end)) {
-            ossa_lane_palette_job j = {0};
-            j.model = s->lane_model;
-            j.model_count = s->model_floats;
-            j.joint_count = s->joints;
-            j.character_count = s->characters;
-            j.width = s->width;
+            ossa_lane_palette_job j =
+                frame_lane_pose_out_job(s, s->lane_model, s->model_floats, 0, s->characters);
             j.batch_begin = begin;
             j.batch_end = end;
-            j.path = s->path;
-            j.palette = s->pose_out;
-            j.palette_count = s->characters * s->joints;
             note(s, ossa_lane_palette_job_run(&j));
         }
     }

@@ -8,15 +8,6 @@
 
 #include "cli.h"
 
-static uint32_t hash(uint32_t x)
-{
-    x ^= x >> 16;
-    x *= 0x7feb352du;
-    x ^= x >> 15;
-    x *= 0x846ca68bu;
-    return x ^ (x >> 16);
-}
-
 /* Every character at its own clip and time: the seed's "army of 1000
  * characters, all sampled at a different point in time". */
 static bool sample_army(army *a, const character *ch)
@@ -25,8 +16,7 @@ static bool sample_army(army *a, const character *ch)
     float *time_s = cli_alloc(sizeof(float) * (size_t)a->characters);
     for (int c = 0; c < a->characters; ++c) {
         clip_index[c] = (uint16_t)(c % ch->clip_count);
-        const float unit = (float)(hash((uint32_t)c) >> 8) / 16777216.0f;
-        time_s[c] = unit * ossa_clip_duration(ch->clips[clip_index[c]]);
+        time_s[c] = cli_unit((uint32_t)c) * ossa_clip_duration(ch->clips[clip_index[c]]);
     }
     ossa_sampling_job job = {0};
     job.clips = ch->clips;

@@ -432,58 +432,43 @@ int bench_locality_main(int argc, char **argv)
     particles_packed pp[3];
     ai_fat af;
     ai_split as;
-    bench_variant v[] = {
-        {.name = "entities-pointers",
-         .label = "entity pointers -> scattered heap components",
-         .run = entities_naive_frame,
-         .context = &en,
-         .seed_ms = -1},
-        {.name = "entities-arrays",
-         .label = "contiguous component arrays",
-         .run = entities_arrays_frame,
-         .context = &ea,
-         .seed_ms = -1},
-        {.name = "particles-10-flag",
-         .label = "10% live: if (active) over the pool",
-         .run = particles_flagged_frame,
-         .context = &pf[0],
-         .seed_ms = -1},
-        {.name = "particles-10-packed",
-         .label = "10% live: packed at the front",
-         .run = particles_packed_frame,
-         .context = &pp[0],
-         .seed_ms = -1},
-        {.name = "particles-50-flag",
-         .label = "50% live: if (active) over the pool",
-         .run = particles_flagged_frame,
-         .context = &pf[1],
-         .seed_ms = -1},
-        {.name = "particles-50-packed",
-         .label = "50% live: packed at the front",
-         .run = particles_packed_frame,
-         .context = &pp[1],
-         .seed_ms = -1},
-        {.name = "particles-90-flag",
-         .label = "90% live: if (active) over the pool",
-         .run = particles_flagged_frame,
-         .context = &pf[2],
-         .seed_ms = -1},
-        {.name = "particles-90-packed",
-         .label = "90% live: packed at the front",
-         .run = particles_packed_frame,
-         .context = &pp[2],
-         .seed_ms = -1},
-        {.name = "ai-fat",
-         .label = "fat AI component (128 B, loot inline)",
-         .run = ai_fat_frame,
-         .context = &af,
-         .seed_ms = -1},
-        {.name = "ai-split",
-         .label = "hot/cold split (20 B hot)",
-         .run = ai_split_frame,
-         .context = &as,
-         .seed_ms = -1},
+    bench_variant v[10] = {
+        [0] = {.name = "entities-pointers",
+               .label = "entity pointers -> scattered heap components",
+               .run = entities_naive_frame,
+               .context = &en,
+               .seed_ms = -1},
+        [1] = {.name = "entities-arrays",
+               .label = "contiguous component arrays",
+               .run = entities_arrays_frame,
+               .context = &ea,
+               .seed_ms = -1},
+        [8] = {.name = "ai-fat",
+               .label = "fat AI component (128 B, loot inline)",
+               .run = ai_fat_frame,
+               .context = &af,
+               .seed_ms = -1},
+        [9] = {.name = "ai-split",
+               .label = "hot/cold split (20 B hot)",
+               .run = ai_split_frame,
+               .context = &as,
+               .seed_ms = -1},
     };
+    /* v[2 + 2k], v[3 + 2k]: the particles with percent[k] live, flagged and packed. */
+    char names[6][32], labels[6][64];
+    for (int k = 0; k < 3; ++k) {
+        const int f = 2 * k, p = 2 * k + 1;
+        snprintf(names[f], sizeof names[f], "particles-%d-flag", percent[k]);
+        snprintf(labels[f], sizeof labels[f], "%d%% live: if (active) over the pool", percent[k]);
+        snprintf(names[p], sizeof names[p], "particles-%d-packed", percent[k]);
+        snprintf(labels[p], sizeof labels[p], "%d%% live: packed at the front", percent[k]);
+        v[2 + f] = (bench_variant){.name = names[f], .label = labels[f],
+                                   .run = particles_flagged_frame, .context = &pf[k],
+                                   .seed_ms = -1};
+        v[2 + p] = (bench_variant){.name = names[p], .label = labels[p],
+                                   .run = particles_packed_frame, .context = &pp[k],
+                                   .seed_ms = -1};
+    }
     const int count = (int)(sizeof v / sizeof v[0]);
     if (!o.list) { /* set up only what runs */
         if (bench_selected(&v[0], &o))

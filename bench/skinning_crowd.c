@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ossa/pipeline.h"
+#include "scene_character.h"
 
 static void *zalloc(size_t bytes)
 {
@@ -126,15 +127,7 @@ static bool rest_skin(const ossa_skeleton *skeleton, int count, ossa_raw_skin_jo
 {
     const int joints = ossa_skeleton_joint_count(skeleton);
     ossa_mat34 *model = zalloc(sizeof(ossa_mat34) * (size_t)joints);
-    ossa_local_to_model_job job = {0};
-    job.parents = ossa_skeleton_parents(skeleton);
-    job.joint_count = joints;
-    job.local = ossa_skeleton_rest_pose(skeleton);
-    job.local_count = joints;
-    job.instance_count = 1;
-    job.model = model;
-    job.model_count = joints;
-    const bool ok = model && ossa_local_to_model_job_run(&job) == OSSA_OK;
+    const bool ok = model && scene_rest_models(skeleton, model);
     for (int k = 0; ok && k < count; ++k) {
         skins[k].name = ossa_skeleton_joint_name(skeleton, k);
         skins[k].inverse_bind = ossa_mat34_inverse(&model[k]);

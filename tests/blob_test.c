@@ -4,6 +4,7 @@
  * naming the field), and every byte flipped. Run under ASan + UBSan by
  * ./run sanitize: a read past the data is a failure there. */
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -197,6 +198,69 @@ TEST(blob_opens_and_points_into_its_data)
     fixture_free(&f);
 }
 
+TEST(blob_finds_each_clip_at_its_section_with_or_without_a_skeleton)
+{
+    fixture f;
+    REQUIRE(fixture_make(&f, true));
+    /* Many clips, names repeating after 250: the first of a name wins. */
+    enum { CLIPS = 300, NAMES = 250 };
+    static char names[CLIPS][16];
+    ossa_clip *clips[CLIPS];
+    const ossa_clip *view[CLIPS];
+    for (int i = 0; i < CLIPS; ++i) {
+        snprintf(names[i], sizeof names[i], "c%d", i % NAMES);
+        clips[i] = ts_clip_make(f.skeleton, ossa_skeleton_rest_pose(f.skeleton), 1, 30.0f, NULL,
+                                names[i]);
+        REQUIRE(clips[i]);
+        view[i] = clips[i];
+    }
+    for (int with_skeleton = 0; with_skeleton < 2; ++with_skeleton) {
+        ossa_blob_contents contents = {with_skeleton ? f.skeleton : NULL, view, CLIPS, NULL, 0};
+        void *data = NULL;
+        size_t bytes = 0;
+        ossa_blob blob;
+        REQUIRE(ossa_blob_write_memory(&contents, NULL, &data, &bytes, NULL) == OSSA_OK);
+        REQUIRE(ossa_blob_open(&blob, data, bytes, OSSA_BLOB_DEFAULT, NULL) == OSSA_OK);
+        int wrong = 0;
+        for (int i = 0; i < CLIPS; ++i) {
+            uint64_t offset = 0;
+            const bool is_clip =
+                ossa_blob_section(&blob, with_skeleton + i, &offset, NULL) == OSSA_SECTION_CLIP;
+            wrong += !is_clip ||
+                     (const void *)ossa_blob_clip(&blob, i) != (const char *)data + offset ||
+                     ossa_blob_find_clip(&blob, names[i]) != i % NAMES;
+        }
+        CHECK_INT(wrong, 0);
+        CHECK(ossa_blob_clip(&blob, CLIPS) == NULL && ossa_blob_mesh(&blob, 0) == NULL);
+        CHECK_INT(ossa_blob_find_clip(&blob, "c250"), -1);
+        ossa_free(NULL, data);
+    }
+    for (int i = 0; i < CLIPS; ++i)
+        ossa_clip_free(clips[i], NULL);
+    fixture_free(&f);
+}
+
+TEST(one_frame_clip_must_have_no_duration)
+{
+    fixture f;
+    REQUIRE(fixture_make(&f, true));
+    ossa_clip *pose =
+        ts_clip_make(f.skeleton, ossa_skeleton_rest_pose(f.skeleton), 1, 30.0f, NULL, "pose");
+    REQUIRE(pose);
+    CHECK_INT(ossa_clip_frame_count(pose), 1);
+    CHECK(ossa_clip_duration(pose) == 0.0f && ossa_clip_rate(pose) == 0.0f);
+    CHECK_RESULT(ossa_clip_validate(pose, ossa_clip_bytes(pose), NULL, NULL), OSSA_OK);
+    const float lasts = 0.5f;
+    memcpy((char *)pose + offsetof(struct ossa_clip, duration), &lasts, sizeof lasts);
+    ossa_error e;
+    CHECK_RESULT(ossa_clip_validate(pose, ossa_clip_bytes(pose), NULL, &e),
+                 OSSA_ERR_BLOB_INVARIANT);
+    CHECK(strstr(e.message, "duration is 0.5 s") != NULL);
+    CHECK_INT(e.offset, (int64_t)offsetof(struct ossa_clip, duration));
+    ossa_clip_free(pose, NULL);
+    fixture_free(&f);
+}
+
 TEST(blob_open_rejects_missing_and_misaligned_memory)
 {
     fixture f;
@@ -387,6 +451,7 @@ TEST(skeleton_section_fields_corrupted_are_rejected_with_their_code)
         {"rest not finite", rest0 + 40 * 5 + 4, 0, 0x7FC00000u, 4, OSSA_ERR_BLOB_INVARIANT, "joint 5's rest"},
         {"rest scale infinite", rest0 + 40 * 1 + 32, 0, 0x7F800000u, 4, OSSA_ERR_BLOB_INVARIANT, "joint 1's rest"},
         {"rest rotation not unit", rest0 + 40 * 6 + 24, 0, 0x40000000u, 4, OSSA_ERR_BLOB_INVARIANT, "unit quaternion"},
+        {"reserved word", SKEL(reserved) + 4 * 4, 0, 1, 4, OSSA_ERR_BLOB_INVARIANT, "reserved word 4"},
     };
     check_corruptions(&f, cases, sizeof cases / sizeof cases[0], true);
     fixture_free(&f);
@@ -424,6 +489,7 @@ TEST(clip_section_fields_corrupted_are_rejected_with_their_code)
         {"unknown step bits", c->step_offset + 2, 2, 8, 1, OSSA_ERR_BLOB_INVARIANT, "joint 2 has unknown step bits"},
         {"key not finite", c->frames_offset + frame * 3 + 4, 2, nan_bits, 4, OSSA_ERR_BLOB_INVARIANT, "frame 3, joint 1"},
         {"rotation not unit", qw, 2, 0x40400000u, 4, OSSA_ERR_BLOB_INVARIANT, "frame 2, joint 3's rotation"},
+        {"reserved word", CLIP(reserved), 2, 0x80000000u, 4, OSSA_ERR_BLOB_INVARIANT, "reserved word"},
     };
     check_corruptions(&f, cases, sizeof cases / sizeof cases[0], true);
     /* Errors inside a section carry the section's position. */
@@ -467,7 +533,8 @@ TEST(every_byte_flipped_is_caught_by_the_checksum_or_safe_to_use)
 }
 
 UTEST_MAIN(crc32c_matches_the_bitwise_definition, blob_opens_and_points_into_its_data,
-           blob_open_rejects_missing_and_misaligned_memory,
+           blob_finds_each_clip_at_its_section_with_or_without_a_skeleton,
+           one_frame_clip_must_have_no_duration, blob_open_rejects_missing_and_misaligned_memory,
            blob_truncated_at_every_length_is_rejected,
            blob_header_fields_corrupted_are_rejected_with_their_code,
            blob_section_table_fields_corrupted_are_rejected_with_their_code,

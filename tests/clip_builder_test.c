@@ -639,6 +639,31 @@ TEST(clip_rejects_unsorted_keys_naming_joint_and_key)
     ossa_skeleton_free(sk, NULL);
 }
 
+TEST(a_repeated_key_time_is_a_jump_to_the_later_key)
+{
+    ossa_skeleton *sk = chain(2);
+    REQUIRE(sk);
+    /* x rises 0 -> 1 over [0, 0.5), jumps to 3 at 0.5, rises to 4 at 1. */
+    float times[4] = {0.0f, 0.5f, 0.5f, 1.0f};
+    ossa_float3 v[4] = {{0, 0, 0}, {1, 0, 0}, {3, 0, 0}, {4, 0, 0}};
+    ossa_raw_joint_track t = {"j1", {times, v, NULL, NULL, 4, OSSA_INTERP_LINEAR}, {0}, {0}};
+    CHECK_NEAR(ossa_raw_track3_eval(&t.translation, 0.25f).x, 0.5, EVAL_TOL);
+    CHECK_NEAR(ossa_raw_track3_eval(&t.translation, 0.5f).x, 3.0, EVAL_TOL);
+    CHECK_NEAR(ossa_raw_track3_eval(&t.translation, 0.75f).x, 3.5, EVAL_TOL);
+    ossa_error e;
+    ossa_clip *clip = build_one(sk, &t, 1, 0.0f, 10.0f, NULL, &e);
+    REQUIRE(clip);
+    REQUIRE(ossa_clip_frame_count(clip) == 11);
+    for (int f = 0; f <= 10; ++f) {
+        const double at = f / 10.0, want = at < 0.5 ? 2.0 * at : 3.0 + 2.0 * (at - 0.5);
+        const ossa_transform x =
+            ossa_clip_sample_joint(clip, 1, (float)f / 10.0f, OSSA_ROTATION_NLERP);
+        CHECK_NEAR(x.translation.x, want, EVAL_TOL);
+    }
+    ossa_clip_free(clip, NULL);
+    ossa_skeleton_free(sk, NULL);
+}
+
 TEST(clip_rejects_non_finite_keys_naming_joint_and_key)
 {
     ossa_skeleton *sk = chain(2);
@@ -810,6 +835,7 @@ UTEST_MAIN(linear_keys_are_reproduced_exactly_at_key_times,
            automatic_rate_follows_the_key_grid, long_clips_keep_their_key_rate,
            curves_hold_before_the_first_and_after_the_last_key_and_rest_fills_the_rest,
            clip_rejects_unsorted_keys_naming_joint_and_key,
+           a_repeated_key_time_is_a_jump_to_the_later_key,
            clip_rejects_non_finite_keys_naming_joint_and_key,
            clip_rejects_tracks_that_match_no_joint, clip_rejects_too_many_frames,
            clip_rejects_a_spline_that_leaves_float_range,

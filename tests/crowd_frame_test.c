@@ -180,7 +180,7 @@ TEST(crowd_footfalls_are_where_reference_foot_heights_cross_the_contact_height)
 
     ossa_particles_desc pd = {0};
     pd.capacity = 1000;
-    void *pm = ts_alloc64(ossa_particles_size(&pd));
+    void *pm = ts_aligned(ossa_particles_size(&pd));
     ossa_particles *dust;
     REQUIRE(ossa_particles_init(&dust, pm, ossa_particles_size(&pd), &pd) == OSSA_OK);
     int count = 0;

@@ -6,11 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void *ts_alloc64(size_t bytes)
-{
-    return aligned_alloc(64, (bytes + 63) / 64 * 64);
-}
-
 int ts_crowd_make(ts_crowd *f, int capacity, int width, int skinned_capacity)
 {
     memset(f, 0, sizeof *f);
@@ -32,11 +27,11 @@ int ts_crowd_make(ts_crowd *f, int capacity, int width, int skinned_capacity)
         d.skinned_capacity = skinned_capacity;
     }
     const size_t bytes = ossa_crowd_size(&d);
-    f->memory = ts_alloc64(bytes);
+    f->memory = ts_aligned(bytes);
     if (!bytes || !f->memory || ossa_crowd_init(&f->crowd, f->memory, bytes, &d) != OSSA_OK)
         return 0;
     f->scratch_bytes = ossa_crowd_scratch_size(f->crowd);
-    f->scratch = ts_alloc64(f->scratch_bytes);
+    f->scratch = ts_aligned(f->scratch_bytes);
     return f->scratch != NULL;
 }
 
@@ -96,7 +91,7 @@ ossa_result ts_crowd_frame(ts_crowd *f, float dt, int threads)
             w[t].f = f;
             w[t].begin = batches * t / threads;
             w[t].end = batches * (t + 1) / threads;
-            w[t].scratch = ts_alloc64(f->scratch_bytes);
+            w[t].scratch = ts_aligned(f->scratch_bytes);
             w[t].result = OSSA_ERR_OUT_OF_MEMORY;
             if (pthread_create(&id[t], NULL, work, &w[t]) != 0)
                 abort();

@@ -30,7 +30,6 @@ typedef struct ts_crowd {
  * capacity). Returns 0 on failure. */
 int ts_crowd_make(ts_crowd *f, int capacity, int width, int skinned_capacity);
 void ts_crowd_free(ts_crowd *f);
-void *ts_alloc64(size_t bytes);
 
 /* Random clips, weight, time, speed, placement, interval; one in five
  * inactive; one in four skinned when `skinned`. */

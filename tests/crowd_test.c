@@ -2,6 +2,7 @@
  * simple model (activation, intervals, skinning), the buckets' invariants,
  * update-rate LOD, inactive characters, and bad descriptions. The frame's
  * results are checked in crowd_frame_test.c. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -364,8 +365,44 @@ TEST(crowd_inactive_characters_neither_update_nor_advance)
     fixture_free(&f);
 }
 
+/* ---- placement ---- */
+
+TEST(crowd_placement_moves_a_character_as_if_spawned_there)
+{
+    fixture f;
+    REQUIRE(fixture_make(&f, 8, 0));
+    CHECK_INT(ossa_crowd_joint_count(f.crowd), ossa_skeleton_joint_count(f.dc.skeleton));
+    ossa_character_desc d = {0};
+    d.time_s = 0.25f;
+    ossa_entity moved, there;
+    REQUIRE(ossa_crowd_spawn(f.crowd, &d, &moved) == OSSA_OK);
+    d.position = (ossa_float3){3.0f, 0.5f, -2.0f};
+    d.yaw_rad = 1.25f;
+    REQUIRE(ossa_crowd_spawn(f.crowd, &d, &there) == OSSA_OK);
+    CHECK_RESULT(ossa_crowd_set_placement(f.crowd, moved, d.position, d.yaw_rad), OSSA_OK);
+    ossa_character_state st;
+    REQUIRE(ossa_crowd_character(f.crowd, moved, &st) == OSSA_OK);
+    CHECK(st.position.x == 3.0f && st.position.y == 0.5f && st.position.z == -2.0f);
+    CHECK_NEAR(st.yaw_rad, 1.25, 1e-6);
+    REQUIRE(run_frame(&f, 0.1f) == OSSA_OK);
+    const ossa_mat34 *a = ossa_crowd_pose(f.crowd, moved), *b = ossa_crowd_pose(f.crowd, there);
+    REQUIRE(a && b);
+    CHECK(memcmp(a, b, sizeof *a * (size_t)ossa_crowd_joint_count(f.crowd)) == 0);
+    /* Not finite: refused, the placement kept. */
+    CHECK_RESULT(ossa_crowd_set_placement(f.crowd, moved, (ossa_float3){NAN, 0.0f, 0.0f}, 0.0f),
+                 OSSA_ERR_BAD_VALUE);
+    CHECK_RESULT(ossa_crowd_set_placement(f.crowd, moved, d.position, INFINITY),
+                 OSSA_ERR_BAD_VALUE);
+    REQUIRE(ossa_crowd_character(f.crowd, moved, &st) == OSSA_OK);
+    CHECK(st.position.x == 3.0f && st.position.y == 0.5f && st.position.z == -2.0f);
+    REQUIRE(ossa_crowd_despawn(f.crowd, moved) == OSSA_OK);
+    CHECK_RESULT(ossa_crowd_set_placement(f.crowd, moved, d.position, 0.0f), OSSA_ERR_STALE_ID);
+    fixture_free(&f);
+}
+
 UTEST_MAIN(crowd_ids_slots_and_buckets_match_a_simple_model,
            crowd_reused_index_gets_a_new_generation_and_old_id_stays_stale,
            crowd_rejects_bad_descriptions_and_arguments,
            crowd_lod_updates_each_interval_on_its_phase_with_even_cost,
-           crowd_inactive_characters_neither_update_nor_advance)
+           crowd_inactive_characters_neither_update_nor_advance,
+           crowd_placement_moves_a_character_as_if_spawned_there)

@@ -12,12 +12,6 @@
 
 /* OSSA_TEST_NEEDS_PIPELINE */
 
-/* 64-byte aligned memory (aligned_alloc wants a multiple of 64). */
-static void *aligned(size_t bytes)
-{
-    return aligned_alloc(64, (bytes + 63) / 64 * 64);
-}
-
 static const float *vertex(const ossa_mesh *m, int v)
 {
     return ossa_mesh_bind_stream(m) + (size_t)v * 12;
@@ -105,8 +99,8 @@ TEST(default_mesh_in_the_rest_pose_skins_to_itself)
     REQUIRE(ossa_default_character_build(&c, NULL, &e) == OSSA_OK);
     const ossa_mesh *m = c.mesh;
     const int joints = ossa_skeleton_joint_count(c.skeleton), skins = ossa_mesh_skin_joint_count(m);
-    ossa_mat34 *model = aligned(sizeof(ossa_mat34) * (size_t)joints);
-    ossa_mat34 *palette = aligned(sizeof(ossa_mat34) * (size_t)skins);
+    ossa_mat34 *model = ts_aligned(sizeof(ossa_mat34) * (size_t)joints);
+    ossa_mat34 *palette = ts_aligned(sizeof(ossa_mat34) * (size_t)skins);
     ossa_local_to_model_job l2m = {0};
     l2m.parents = ossa_skeleton_parents(c.skeleton);
     l2m.joint_count = joints;
@@ -128,7 +122,7 @@ TEST(default_mesh_in_the_rest_pose_skins_to_itself)
     pal.palette_count = skins;
     REQUIRE(ossa_palette_job_run(&pal) == OSSA_OK);
     const int n = ossa_mesh_vertex_count(m);
-    float *out = aligned((size_t)n * 48);
+    float *out = ts_aligned((size_t)n * 48);
     ossa_skinning_job job = {0};
     job.mesh = m;
     job.palette = palette;

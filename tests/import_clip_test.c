@@ -15,46 +15,6 @@
 
 /* OSSA_TEST_NEEDS_PIPELINE OSSA_TEST_NEEDS_CJSON */
 
-static bool import_model(const char *name, ossa_import *out)
-{
-    const char *path = ts_model_path(name);
-    ossa_error e;
-    if (!path)
-        return false;
-    if (ossa_import_file(path, NULL, out, &e) != OSSA_OK) {
-        fprintf(stderr, "import %s: %s\n", name, e.message);
-        return false;
-    }
-    return true;
-}
-
-#define IMPORT_OR_SKIP(name, out)                                                              \
-    do {                                                                                       \
-        if (!ts_model_path(name))                                                              \
-            SKIP("model " name " not found (set OSSA_MODELS or add ../shared/models)");         \
-        REQUIRE(import_model(name, out));                                                      \
-    } while (0)
-
-static ossa_skeleton *build_skeleton(const ossa_import *im)
-{
-    ossa_skeleton *s = NULL;
-    ossa_error e;
-    if (ossa_skeleton_build(&im->skeleton, NULL, &s, NULL, &e) != OSSA_OK)
-        fprintf(stderr, "skeleton: %s\n", e.message);
-    return s;
-}
-
-static ossa_clip *build_clip(const ossa_raw_clip *raw, const ossa_skeleton *s, float rate)
-{
-    ossa_clip_build_options options = {0};
-    options.rate = rate;
-    ossa_clip *clip = NULL;
-    ossa_error e;
-    if (ossa_clip_build(raw, s, &options, &clip, NULL, &e) != OSSA_OK)
-        fprintf(stderr, "clip: %s\n", e.message);
-    return clip;
-}
-
 /* ---- durations ---- */
 
 /* The take's stop time straight from the FBX binary: the last "LocalStop"
@@ -97,11 +57,11 @@ TEST(import_fbx_clip_duration_is_the_takes_length)
         const double expected = fbx_local_stop(path);
         REQUIRE(expected > 0.0);
         ossa_import im;
-        REQUIRE(import_model(files[f], &im));
+        REQUIRE(ts_import_model(files[f], NULL, &im));
         REQUIRE(im.clip_count == 1);
         CHECK_NEAR(im.clips[0].duration_s, expected, 1e-6);
-        ossa_skeleton *s = build_skeleton(&im);
-        ossa_clip *clip = build_clip(&im.clips[0], s, 0.0f);
+        ossa_skeleton *s = ts_import_skeleton(&im);
+        ossa_clip *clip = ts_clip_build(&im.clips[0], s, 0.0f);
         REQUIRE(clip);
         CHECK_NEAR(ossa_clip_duration(clip), expected, 1e-6);
         CHECK_NEAR(ossa_clip_rate(clip), 30.0, 1e-3); /* the files' keys are at 30 Hz */
@@ -122,7 +82,7 @@ TEST(import_gltf_clip_duration_is_the_last_sampler_time)
         ref_gltf g;
         REQUIRE(ref_open(&g, path) == 0);
         ossa_import im;
-        REQUIRE(import_model(files[f], &im));
+        REQUIRE(ts_import_model(files[f], NULL, &im));
         const cJSON *anims = cJSON_GetObjectItem(g.json, "animations");
         REQUIRE(im.clip_count == cJSON_GetArraySize(anims));
         for (int a = 0; a < im.clip_count; ++a) {
@@ -234,9 +194,9 @@ static bool open_interpolation_test(interp_fixture *f)
     const char *path = ts_model_path("khronos/interpolation_test.gltf");
     if (!path || ref_open(&f->g, path) != 0)
         return false;
-    if (!import_model("khronos/interpolation_test.gltf", &f->im))
+    if (!ts_import_model("khronos/interpolation_test.gltf", NULL, &f->im))
         return false;
-    f->s = build_skeleton(&f->im);
+    f->s = ts_import_skeleton(&f->im);
     return f->s != NULL;
 }
 
@@ -257,7 +217,7 @@ TEST(import_linear_and_step_keys_are_exact_at_source_key_times)
     for (int a = 0; a < f.im.clip_count; ++a) {
         ref_curve rc = ref_curve_of(&f.g, a);
         if (strcmp(rc.interp, "CUBICSPLINE") != 0) {
-            ossa_clip *clip = build_clip(&f.im.clips[a], f.s, 0.0f);
+            ossa_clip *clip = ts_clip_build(&f.im.clips[a], f.s, 0.0f);
             REQUIRE(clip);
             const int j = ossa_skeleton_find_joint(f.s, rc.node);
             REQUIRE(j >= 0);
@@ -288,7 +248,7 @@ TEST(import_step_curves_hold_each_key_until_the_next)
     for (int a = 0; a < f.im.clip_count; ++a) {
         ref_curve rc = ref_curve_of(&f.g, a);
         if (strcmp(rc.interp, "STEP") == 0) {
-            ossa_clip *clip = build_clip(&f.im.clips[a], f.s, 0.0f);
+            ossa_clip *clip = ts_clip_build(&f.im.clips[a], f.s, 0.0f);
             REQUIRE(clip);
             const int j = ossa_skeleton_find_joint(f.s, rc.node);
             for (int k = 0; k + 1 < rc.keys; ++k)
@@ -326,7 +286,7 @@ TEST(import_cubicspline_follows_the_hermite_formula_between_keys)
             REQUIRE(track);
             /* Keys are on multiples of 1/24 s: at 96 Hz the quarter, half and
              * three-quarter points between keys are frames. */
-            ossa_clip *clip = build_clip(&f.im.clips[a], f.s, 96.0f);
+            ossa_clip *clip = ts_clip_build(&f.im.clips[a], f.s, 96.0f);
             REQUIRE(clip);
             const int j = ossa_skeleton_find_joint(f.s, rc.node);
             bool moved = false;
@@ -377,7 +337,7 @@ TEST(import_cubicspline_follows_the_hermite_formula_between_keys)
 TEST(import_fbx_first_keys_equal_the_folded_node_pose)
 {
     ossa_import im;
-    IMPORT_OR_SKIP("pab/walk.fbx", &im);
+    TS_IMPORT_OR_SKIP("pab/walk.fbx", NULL, &im);
     int checked = 0;
     for (int j = 0; j < im.skeleton.joint_count; ++j) {
         const ossa_raw_joint *joint = &im.skeleton.joints[j];

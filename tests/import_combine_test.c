@@ -12,44 +12,6 @@
 
 /* OSSA_TEST_NEEDS_PIPELINE */
 
-static bool import_model(const char *name, ossa_import *out)
-{
-    const char *path = ts_model_path(name);
-    ossa_error e;
-    if (!path)
-        return false;
-    if (ossa_import_file(path, NULL, out, &e) != OSSA_OK) {
-        fprintf(stderr, "import %s: %s\n", name, e.message);
-        return false;
-    }
-    return true;
-}
-
-#define IMPORT_OR_SKIP(name, out)                                                              \
-    do {                                                                                       \
-        if (!ts_model_path(name))                                                              \
-            SKIP("model " name " not found (set OSSA_MODELS or add ../shared/models)");         \
-        REQUIRE(import_model(name, out));                                                      \
-    } while (0)
-
-static ossa_skeleton *build_skeleton(const ossa_import *im)
-{
-    ossa_skeleton *s = NULL;
-    ossa_error e;
-    if (ossa_skeleton_build(&im->skeleton, NULL, &s, NULL, &e) != OSSA_OK)
-        fprintf(stderr, "skeleton: %s\n", e.message);
-    return s;
-}
-
-static ossa_clip *build_clip(const ossa_raw_clip *raw, const ossa_skeleton *s)
-{
-    ossa_clip *clip = NULL;
-    ossa_error e;
-    if (ossa_clip_build(raw, s, NULL, &clip, NULL, &e) != OSSA_OK)
-        fprintf(stderr, "clip: %s\n", e.message);
-    return clip;
-}
-
 /* ---- locomotion: the feet alternate ---- */
 
 static bool model_positions(const ossa_skeleton *s, const ossa_clip *clip, float t,
@@ -89,8 +51,8 @@ static bool model_positions(const ossa_skeleton *s, const ossa_clip *clip, float
 TEST(import_walk_jog_run_move_the_feet_in_alternation)
 {
     ossa_import base;
-    IMPORT_OR_SKIP("pab/arnaud.fbx", &base);
-    ossa_skeleton *s = build_skeleton(&base);
+    TS_IMPORT_OR_SKIP("pab/arnaud.fbx", NULL, &base);
+    ossa_skeleton *s = ts_import_skeleton(&base);
     REQUIRE(s);
     const int joints[3] = {ossa_skeleton_find_joint(s, "Hips"),
                            ossa_skeleton_find_joint(s, "LeftFoot"),
@@ -99,8 +61,8 @@ TEST(import_walk_jog_run_move_the_feet_in_alternation)
     const char *files[] = {"pab/walk.fbx", "pab/jog.fbx", "pab/run.fbx"};
     for (int f = 0; f < 3; ++f) {
         ossa_import im;
-        REQUIRE(import_model(files[f], &im));
-        ossa_clip *clip = build_clip(&im.clips[0], s);
+        REQUIRE(ts_import_model(files[f], NULL, &im));
+        ossa_clip *clip = ts_clip_build(&im.clips[0], s, 0.0f);
         REQUIRE(clip);
         enum { SAMPLES = 64 };
         const float duration = ossa_clip_duration(clip);
@@ -141,11 +103,11 @@ TEST(import_walk_jog_run_move_the_feet_in_alternation)
 TEST(import_arnaud_with_walk_binds_every_arnaud_joint)
 {
     ossa_import base, walk;
-    IMPORT_OR_SKIP("pab/arnaud.fbx", &base);
-    IMPORT_OR_SKIP("pab/walk.fbx", &walk);
+    TS_IMPORT_OR_SKIP("pab/arnaud.fbx", NULL, &base);
+    TS_IMPORT_OR_SKIP("pab/walk.fbx", NULL, &walk);
     for (int j = 0; j < base.skeleton.joint_count; ++j)
         CHECK(ossa_raw_clip_find_track(&walk.clips[0], base.skeleton.joints[j].name) != NULL);
-    ossa_skeleton *s = build_skeleton(&base);
+    ossa_skeleton *s = ts_import_skeleton(&base);
     ossa_clip *clip = NULL;
     ossa_clip_build_report report;
     ossa_error e;

@@ -14,32 +14,12 @@
 
 /* OSSA_TEST_NEEDS_PIPELINE OSSA_TEST_NEEDS_CJSON */
 
-static bool import_model(const char *name, const ossa_import_options *options, ossa_import *out)
-{
-    const char *path = ts_model_path(name);
-    ossa_error e;
-    if (!path)
-        return false;
-    if (ossa_import_file(path, options, out, &e) != OSSA_OK) {
-        fprintf(stderr, "import %s: %s\n", name, e.message);
-        return false;
-    }
-    return true;
-}
-
-#define IMPORT_OR_SKIP(name, options, out)                                                     \
-    do {                                                                                       \
-        if (!ts_model_path(name))                                                              \
-            SKIP("model " name " not found (set OSSA_MODELS or add ../shared/models)");         \
-        REQUIRE(import_model(name, options, out));                                             \
-    } while (0)
-
 static void check_gltf_mesh(const char *name)
 {
     ref_gltf g;
     REQUIRE(ref_open(&g, ts_model_path(name)) == 0);
     ossa_import im;
-    REQUIRE(import_model(name, NULL, &im));
+    REQUIRE(ts_import_model(name, NULL, &im));
     REQUIRE(im.mesh_count == 1); /* both files: one mesh, one primitive, one skin */
     const ossa_raw_mesh *m = &im.meshes[0];
     const cJSON *prim = cJSON_GetArrayItem(cJSON_GetObjectItem(ref_item(&g, "meshes", 0),
@@ -164,7 +144,7 @@ static bool same_vertex(const ossa_raw_mesh *m, int a, int b)
 TEST(import_fbx_face_corners_are_welded)
 {
     ossa_import im;
-    IMPORT_OR_SKIP("pab/arnaud.fbx", NULL, &im);
+    TS_IMPORT_OR_SKIP("pab/arnaud.fbx", NULL, &im);
     REQUIRE(im.mesh_count == 1);
     const ossa_raw_mesh *m = &im.meshes[0];
     CHECK_INT(m->index_count / 3, 6670); /* the README's triangle count */
@@ -219,16 +199,16 @@ TEST(import_computes_tangents_when_the_file_has_uvs_but_none)
     REQUIRE(cJSON_GetObjectItem(attr, "TEXCOORD_0") != NULL);
     ref_close(&g);
     ossa_import im, plain, none;
-    REQUIRE(import_model("khronos/cesium_man.gltf", NULL, &im));
+    REQUIRE(ts_import_model("khronos/cesium_man.gltf", NULL, &im));
     REQUIRE(im.meshes[0].tangents != NULL);
     CHECK_INT(im.computed_tangents, 1);
     check_tangents(&im.meshes[0]);
     /* No uvs, no tangents: the tangent step needs a texture direction. */
-    IMPORT_OR_SKIP("khronos/rigged_simple.gltf", NULL, &plain);
+    TS_IMPORT_OR_SKIP("khronos/rigged_simple.gltf", NULL, &plain);
     CHECK(plain.meshes[0].tangents == NULL);
     ossa_import_options options = {0};
     options.no_tangents = true;
-    REQUIRE(import_model("khronos/cesium_man.gltf", &options, &none));
+    REQUIRE(ts_import_model("khronos/cesium_man.gltf", &options, &none));
     CHECK(none.meshes[0].tangents == NULL);
     CHECK_INT(none.computed_tangents, 0);
     ossa_import_free(&im);
@@ -242,7 +222,7 @@ TEST(import_computes_tangents_when_the_file_has_uvs_but_none)
 TEST(import_rigid_meshes_bind_to_the_joint_that_carries_them)
 {
     ossa_import im;
-    IMPORT_OR_SKIP("khronos/interpolation_test.gltf", NULL, &im);
+    TS_IMPORT_OR_SKIP("khronos/interpolation_test.gltf", NULL, &im);
     CHECK_INT(im.mesh_count, im.skeleton.joint_count);
     for (int i = 0; i < im.mesh_count; ++i) {
         const ossa_raw_mesh *m = &im.meshes[i];

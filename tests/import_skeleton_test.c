@@ -12,25 +12,6 @@
 
 /* OSSA_TEST_NEEDS_PIPELINE OSSA_TEST_NEEDS_CJSON */
 
-static bool import_model(const char *name, const ossa_import_options *options, ossa_import *out)
-{
-    const char *path = ts_model_path(name);
-    if (!path)
-        return false;
-    ossa_error e;
-    ossa_result r = ossa_import_file(path, options, out, &e);
-    if (r != OSSA_OK)
-        fprintf(stderr, "import %s: %s\n", name, e.message);
-    return r == OSSA_OK;
-}
-
-#define IMPORT_OR_SKIP(name, options, out)                                                     \
-    do {                                                                                       \
-        if (!ts_model_path(name))                                                              \
-            SKIP("model " name " not found (set OSSA_MODELS or add ../shared/models)");         \
-        REQUIRE(import_model(name, options, out));                                             \
-    } while (0)
-
 /* Model-space rest matrices of a raw skeleton (parents come first). */
 static ts_dmat *rest_model(const ossa_raw_skeleton *s)
 {
@@ -49,7 +30,7 @@ TEST(import_folds_fbx_pivot_helpers_into_joints)
         ossa_import im;
         if (!ts_model_path(files[f]))
             SKIP("pab models not found");
-        REQUIRE(import_model(files[f], NULL, &im));
+        REQUIRE(ts_import_model(files[f], NULL, &im));
         CHECK(im.folded_helpers > 0); /* assimp made $AssimpFbx$ helpers... */
         for (int j = 0; j < im.skeleton.joint_count; ++j)
             CHECK(strstr(im.skeleton.joints[j].name, "$AssimpFbx$") == NULL); /* ...none left */
@@ -63,7 +44,7 @@ TEST(import_folds_fbx_pivot_helpers_into_joints)
 TEST(import_fbx_folded_rest_pose_is_the_skin_bind_pose)
 {
     ossa_import im;
-    IMPORT_OR_SKIP("pab/arnaud.fbx", NULL, &im);
+    TS_IMPORT_OR_SKIP("pab/arnaud.fbx", NULL, &im);
     REQUIRE(im.mesh_count == 1);
     ts_dmat *model = rest_model(&im.skeleton);
     const ossa_raw_mesh *mesh = &im.meshes[0];
@@ -85,7 +66,7 @@ TEST(import_fbx_folded_rest_pose_is_the_skin_bind_pose)
 TEST(import_fbx_joints_are_bones_and_their_ancestors)
 {
     ossa_import im;
-    IMPORT_OR_SKIP("pab/arnaud.fbx", NULL, &im);
+    TS_IMPORT_OR_SKIP("pab/arnaud.fbx", NULL, &im);
     const ossa_raw_mesh *mesh = &im.meshes[0];
     CHECK_INT(mesh->skin_joint_count, 53); /* the README's count */
     bool *needed = calloc((size_t)im.skeleton.joint_count, sizeof *needed);
@@ -104,7 +85,7 @@ TEST(import_fbx_joints_are_bones_and_their_ancestors)
 TEST(import_animated_cameras_are_not_joints)
 {
     ossa_import im;
-    IMPORT_OR_SKIP("pab/walk.fbx", NULL, &im);
+    TS_IMPORT_OR_SKIP("pab/walk.fbx", NULL, &im);
     const char *cameras[] = {"Camera01", "Camera02", "Camera03"};
     for (int c = 0; c < 3; ++c) {
         CHECK(ossa_raw_skeleton_find(&im.skeleton, cameras[c]) < 0);
@@ -159,7 +140,7 @@ TEST(import_gltf_rest_pose_is_the_nodes_transform)
     ref_gltf g;
     REQUIRE(ref_open(&g, path) == 0);
     ossa_import im;
-    REQUIRE(import_model("khronos/cesium_man.gltf", NULL, &im));
+    REQUIRE(ts_import_model("khronos/cesium_man.gltf", NULL, &im));
     const int nodes = cJSON_GetArraySize(cJSON_GetObjectItem(g.json, "nodes"));
     int checked = 0;
     for (int n = 0; n < nodes; ++n) {
@@ -194,7 +175,7 @@ TEST(import_animated_nodes_without_skin_are_several_roots)
     ref_gltf g;
     REQUIRE(ref_open(&g, path) == 0);
     ossa_import im;
-    REQUIRE(import_model("khronos/interpolation_test.gltf", NULL, &im));
+    REQUIRE(ts_import_model("khronos/interpolation_test.gltf", NULL, &im));
     /* The joints are exactly the animated nodes; the scene holds them side
      * by side, so each is a root (assimp's "ROOT" container is not a joint). */
     int animated = 0;
@@ -221,8 +202,8 @@ TEST(import_animated_nodes_without_skin_are_several_roots)
 TEST(import_reports_fbx_centimetres_and_gltf_metres)
 {
     ossa_import fbx, gltf;
-    IMPORT_OR_SKIP("pab/arnaud.fbx", NULL, &fbx);
-    IMPORT_OR_SKIP("khronos/rigged_simple.gltf", NULL, &gltf);
+    TS_IMPORT_OR_SKIP("pab/arnaud.fbx", NULL, &fbx);
+    TS_IMPORT_OR_SKIP("khronos/rigged_simple.gltf", NULL, &gltf);
     CHECK_INT(fbx.format, OSSA_SOURCE_FBX);
     CHECK_NEAR(fbx.source_metres_per_unit, 0.01, 1e-9); /* UnitScaleFactor 1: centimetres */
     CHECK_NEAR(fbx.metres_per_unit, 0.01, 1e-9);
@@ -237,8 +218,8 @@ TEST(import_scale_multiplies_every_length)
     ossa_import plain, scaled;
     ossa_import_options options = {0};
     options.scale = 0.01f;
-    IMPORT_OR_SKIP("pab/arnaud.fbx", NULL, &plain);
-    IMPORT_OR_SKIP("pab/arnaud.fbx", &options, &scaled);
+    TS_IMPORT_OR_SKIP("pab/arnaud.fbx", NULL, &plain);
+    TS_IMPORT_OR_SKIP("pab/arnaud.fbx", &options, &scaled);
     CHECK_NEAR(scaled.metres_per_unit, 1.0, 1e-6); /* centimetres x 0.01 = metres */
     CHECK_NEAR(scaled.source_metres_per_unit, 0.01, 1e-9);
     REQUIRE(plain.skeleton.joint_count == scaled.skeleton.joint_count);
@@ -265,7 +246,7 @@ TEST(import_scale_multiplies_every_length)
 TEST(import_skeleton_builds_and_keeps_units)
 {
     ossa_import im;
-    IMPORT_OR_SKIP("pab/arnaud.fbx", NULL, &im);
+    TS_IMPORT_OR_SKIP("pab/arnaud.fbx", NULL, &im);
     ossa_skeleton_build_options options = {0};
     options.metres_per_unit = im.metres_per_unit;
     options.breadth_first = true;
@@ -287,8 +268,8 @@ TEST(import_all_nodes_adds_the_end_of_chain_nodes)
     ossa_import plain, all;
     ossa_import_options options = {0};
     options.all_nodes = true;
-    IMPORT_OR_SKIP("pab/skeleton.fbx", NULL, &plain);
-    IMPORT_OR_SKIP("pab/skeleton.fbx", &options, &all);
+    TS_IMPORT_OR_SKIP("pab/skeleton.fbx", NULL, &plain);
+    TS_IMPORT_OR_SKIP("pab/skeleton.fbx", &options, &all);
     const ossa_raw_skeleton *a = &all.skeleton, *p = &plain.skeleton;
     for (int j = 0; j < p->joint_count; ++j) {
         const int k = ossa_raw_skeleton_find(a, p->joints[j].name);

@@ -186,12 +186,6 @@ static bool character_load(character *c, const char *model, const char *clip_fil
 
 /* ---- posing and skinning through the runtime ---- */
 
-/* 64-byte aligned memory (aligned_alloc wants a multiple of the alignment). */
-static void *aligned(size_t bytes)
-{
-    return aligned_alloc(64, (bytes + 63) / 64 * 64);
-}
-
 /* model = local->model of the local pose, then palette and skinning of the
  * mesh; the skinned stream is returned in source order, 3 floats per vertex
  * for positions and normals. */
@@ -202,8 +196,8 @@ static bool skin_pose(const ossa_blob *blob, const ossa_mesh *mesh, const ossa_t
     const int joints = ossa_skeleton_joint_count(s), skins = ossa_mesh_skin_joint_count(mesh);
     const int n = ossa_mesh_vertex_count(mesh);
     const size_t stride = (size_t)ossa_mesh_skinned_stride(mesh);
-    ossa_mat34 *palette = aligned(sizeof(ossa_mat34) * (size_t)skins);
-    float *skinned = aligned(stride * (size_t)n);
+    ossa_mat34 *palette = ts_aligned(sizeof(ossa_mat34) * (size_t)skins);
+    float *skinned = ts_aligned(stride * (size_t)n);
     ossa_local_to_model_job l2m = {0};
     l2m.parents = ossa_skeleton_parents(s);
     l2m.joint_count = joints;
@@ -367,7 +361,7 @@ static void check_bind_pose(const char *model_name, bool gltf)
     const int joints = ossa_skeleton_joint_count(c.blob.skeleton);
     ossa_transform *local = malloc(sizeof *local * (size_t)joints);
     ts_dmat *model_d = malloc(sizeof *model_d * (size_t)joints);
-    ossa_mat34 *model = aligned(sizeof(ossa_mat34) * (size_t)joints);
+    ossa_mat34 *model = ts_aligned(sizeof(ossa_mat34) * (size_t)joints);
     float *positions = malloc(sizeof(float) * 3 * (size_t)n);
     float *normals = malloc(sizeof(float) * 3 * (size_t)n);
     const double shear = bind_pose(c.blob.skeleton, &src, local, model_d);
@@ -465,7 +459,7 @@ TEST(animated_arnaud_skins_to_finite_vertices_that_stay_attached)
     }
     const double size = diagonal(bind_positions, n);
     ossa_transform *local = malloc(sizeof *local * (size_t)joints);
-    ossa_mat34 *model = aligned(sizeof(ossa_mat34) * (size_t)joints);
+    ossa_mat34 *model = ts_aligned(sizeof(ossa_mat34) * (size_t)joints);
     float *positions = malloc(sizeof(float) * 3 * (size_t)n);
     float *normals = malloc(sizeof(float) * 3 * (size_t)n);
     const float times[] = {0.1f, 0.45f, 0.8f, 1.2f};

@@ -733,6 +733,8 @@ TEST(lane_jobs_reject_each_missing_or_short_field)
     l.joint_count = 3;
     CHECK_RESULT(ossa_lane_local_to_model_job_validate(&l), OSSA_ERR_BAD_INDEX);
     l.parents = ossa_skeleton_parents(dc.skeleton);
+    l.joint_count = OSSA_MAX_JOINTS + 1; /* more than a skeleton can have */
+    CHECK_RESULT(ossa_lane_local_to_model_job_validate(&l), OSSA_ERR_BAD_ARGUMENT);
     l.joint_count = joints;
     CHECK_RESULT(ossa_lane_local_to_model_job_run(&l), OSSA_OK);
 

@@ -375,7 +375,7 @@ TEST(local_to_model_writes_only_its_instance_range)
         CHECK_RESULT(validate(&job), OSSA_ERR_BAD_INDEX);                                     \
         parents[1] = 0;                                                                       \
         job.joint_count = OSSA_MAX_JOINTS + 1;                                                \
-        CHECK(validate(&job) != OSSA_OK);                                                     \
+        CHECK_RESULT(validate(&job), OSSA_ERR_BAD_ARGUMENT);                                  \
         job.joint_count = 3;                                                                  \
         CHECK_RESULT(validate(&job), OSSA_OK);                                                \
         /* run validates first and writes nothing when invalid */                            \

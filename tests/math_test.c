@@ -111,6 +111,26 @@ TEST(quat_normalize_gives_unit_length_or_identity)
     }
 }
 
+TEST(quat_normalize_handles_components_whose_squares_leave_float_range)
+{
+    /* |q|^2 overflows float above ~1.8e19 and goes subnormal below ~1e-19;
+     * the expectation is q / |q| in double, where neither happens. */
+    const ossa_quat cases[] = {{3e20f, 0, 4e20f, 0},
+                               {FLT_MAX, -FLT_MAX, FLT_MAX, FLT_MAX},
+                               {1e30f, 2e29f, -3e30f, 5e29f},
+                               {3e-25f, 0, -4e-25f, 0},
+                               {0, 1e-40f, 0, 0}, /* subnormal */
+                               {2e-30f, -1e-30f, 4e-31f, 3e-30f},
+                               {1e-20f, 0, 0, 1e-21f}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        const ossa_quat q = cases[i];
+        const double len = sqrt((double)q.x * q.x + (double)q.y * q.y + (double)q.z * q.z +
+                                (double)q.w * q.w);
+        const ts_dquat want = {q.x / len, q.y / len, q.z / len, q.w / len};
+        CHECK_NEAR(quat_diff(ossa_quat_normalize(q), want), 0, MATH_TOL);
+    }
+}
+
 TEST(quat_angle_matches_double_and_ignores_sign)
 {
     ts_rng r = ts_rng_make(3);
@@ -224,6 +244,7 @@ TEST(transform_point_translates_and_vector_does_not)
 UTEST_MAIN(identities_are_identities, quat_mul_matches_double_hamilton_product,
            quat_rotate_matches_the_rotation_matrix, axis_angle_turns_x_into_y_about_z,
            quat_normalize_gives_unit_length_or_identity,
+           quat_normalize_handles_components_whose_squares_leave_float_range,
            quat_angle_matches_double_and_ignores_sign, mat34_from_transform_matches_double,
            mat34_from_qvs_is_the_uniformly_scaled_transform, mat34_mul_applies_b_then_a,
            mat34_inverse_undoes_the_matrix, mat34_inverse_of_a_singular_matrix_is_identity,

@@ -28,11 +28,6 @@ static int raw_influence_count(const ossa_raw_mesh *raw, int v)
     return n > 4 ? 4 : n;
 }
 
-static const float *stream_vertex(const ossa_mesh *mesh, int r)
-{
-    return ossa_mesh_bind_stream(mesh) + (size_t)r * (size_t)ossa_mesh_skinned_stride(mesh) / 4;
-}
-
 TEST(builder_groups_vertices_by_influence_count)
 {
     ts_rng r = ts_rng_make(11);
@@ -94,7 +89,7 @@ TEST(builder_keeps_every_triangle)
     for (int t = 0; t < o.triangles; ++t)
         for (int k = 0; k < 3; ++k) {
             const ossa_float3 want = m.positions[m.indices[3 * t + k]];
-            const float *got = stream_vertex(mesh, (int)indices[3 * t + k]);
+            const float *got = ts_mesh_stream_vertex(mesh, (int)indices[3 * t + k]);
             CHECK(got[0] == want.x && got[1] == want.y && got[2] == want.z);
         }
     ossa_mesh_free(mesh, NULL);
@@ -118,12 +113,7 @@ TEST(builder_splits_the_skinned_stream_from_the_static_one)
     REQUIRE(uvs && colors);
     for (int v = 0; v < o.vertices; ++v) {
         const int s = (int)source[v];
-        const float *x = stream_vertex(mesh, v);
-        const ossa_float3 p = m.positions[s], q = m.normals[s];
-        const ossa_float4 t = m.tangents[s];
-        CHECK(x[0] == p.x && x[1] == p.y && x[2] == p.z && x[3] == 1.0f);
-        CHECK(x[4] == q.x && x[5] == q.y && x[6] == q.z && x[7] == 0.0f);
-        CHECK(x[8] == t.x && x[9] == t.y && x[10] == t.z && x[11] == t.w);
+        CHECK(ts_mesh_vertex_is_source(&m, s, ts_mesh_stream_vertex(mesh, v), true));
         CHECK(uvs[2 * v] == m.uvs[2 * s] && uvs[2 * v + 1] == m.uvs[2 * s + 1]);
         CHECK(colors[v] == m.colors[s]);
     }

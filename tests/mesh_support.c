@@ -221,3 +221,20 @@ double ts_relative_error(const float *a, const double *b, int n)
     }
     return worst;
 }
+
+const float *ts_mesh_stream_vertex(const ossa_mesh *mesh, int v)
+{
+    return ossa_mesh_bind_stream(mesh) + (size_t)v * (size_t)ossa_mesh_skinned_stride(mesh) / 4;
+}
+
+bool ts_mesh_vertex_is_source(const ts_mesh *m, int s, const float *x, bool tangents)
+{
+    const ossa_float3 p = m->positions[s], n = m->normals[s];
+    bool same = x[0] == p.x && x[1] == p.y && x[2] == p.z && x[3] == 1.0f;
+    same &= x[4] == n.x && x[5] == n.y && x[6] == n.z && x[7] == 0.0f;
+    if (tangents) {
+        const ossa_float4 t = m->tangents[s];
+        same &= x[8] == t.x && x[9] == t.y && x[10] == t.z && x[11] == t.w;
+    }
+    return same;
+}

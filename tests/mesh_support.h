@@ -46,6 +46,13 @@ void ts_random_palette(ts_rng *r, ossa_mat34 *palette, int count);
  * position (w = 1), normal (w = 0) and tangent (w = handedness +-1). */
 void ts_mesh_reference_skin(const ts_mesh *m, int v, const ossa_mat34 *palette, double out[12]);
 
+/* Runtime vertex v of a mesh's bind-pose stream. */
+const float *ts_mesh_stream_vertex(const ossa_mesh *mesh, int v);
+/* Whether x (a stream vertex: position, normal, then the tangent when
+ * `tangents`) is source vertex s of m exactly: position w 1, normal w 0, the
+ * tangent with its handedness. */
+bool ts_mesh_vertex_is_source(const ts_mesh *m, int s, const float *x, bool tangents);
+
 /* Largest |a - b| / (1 + |b|) over n values. */
 double ts_relative_error(const float *a, const double *b, int n);
 

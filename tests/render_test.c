@@ -13,6 +13,7 @@
 #include "ossa/pipeline.h"
 #include "ossa/render.h"
 #include "render_support.h"
+#include "test_support.h"
 #include "utest.h"
 
 /* OSSA_TEST_NEEDS_PIPELINE OSSA_TEST_NEEDS_RENDER */
@@ -81,14 +82,6 @@ static bool open_fixture(fixture *f, int max_characters, const char **skip)
         }                                                                                      \
     } while (0)
 
-static void *aligned(size_t bytes)
-{
-    void *p = NULL;
-    if (posix_memalign(&p, 64, bytes ? bytes : 1) != 0)
-        abort();
-    return p;
-}
-
 /* ---- poses: palettes from the runtime's jobs ---- */
 
 /* count characters, character i playing clip (by name; NULL: bind pose) at
@@ -99,7 +92,7 @@ static ossa_mat34 *palettes(const ossa_default_character *c, const char *clip, f
     const ossa_mesh *mesh = c->mesh;
     const int joints = ossa_skeleton_joint_count(c->skeleton);
     const int skins = ossa_mesh_skin_joint_count(mesh);
-    ossa_mat34 *out = aligned(sizeof(ossa_mat34) * (size_t)skins * (size_t)count);
+    ossa_mat34 *out = ts_aligned(sizeof(ossa_mat34) * (size_t)skins * (size_t)count);
     if (!clip) {
         for (int k = 0; k < skins * count; ++k)
             out[k] = ossa_mat34_identity();
@@ -111,9 +104,9 @@ static ossa_mat34 *palettes(const ossa_default_character *c, const char *clip, f
             chosen = c->clips[i];
     if (!chosen)
         abort();
-    float *times = aligned(sizeof(float) * (size_t)count);
-    ossa_transform *local = aligned(sizeof(ossa_transform) * (size_t)joints * (size_t)count);
-    ossa_mat34 *model = aligned(sizeof(ossa_mat34) * (size_t)joints * (size_t)count);
+    float *times = ts_aligned(sizeof(float) * (size_t)count);
+    ossa_transform *local = ts_aligned(sizeof(ossa_transform) * (size_t)joints * (size_t)count);
+    ossa_mat34 *model = ts_aligned(sizeof(ossa_mat34) * (size_t)joints * (size_t)count);
     for (int i = 0; i < count; ++i)
         times[i] = time_s + 0.13f * (float)i;
     ossa_sampling_job s = {0};
@@ -154,7 +147,7 @@ static float *skin_streams(const ossa_mesh *mesh, const ossa_mat34 *pal, int cou
 {
     const size_t bytes = (size_t)ossa_mesh_vertex_count(mesh) * (size_t)ossa_mesh_skinned_stride(mesh);
     const int skins = ossa_mesh_skin_joint_count(mesh);
-    float *out = aligned(bytes * (size_t)count);
+    float *out = ts_aligned(bytes * (size_t)count);
     for (int i = 0; i < count; ++i) {
         ossa_skinning_job job = {0};
         job.mesh = mesh;
@@ -341,7 +334,7 @@ static void check_cpu_gpu_agree(const char *clip, float time_s, int count, bool 
     const ossa_mesh *mesh = f.character.mesh;
     ossa_mat34 *pal = palettes(&f.character, clip, time_s, count);
     float *streams = skin_streams(mesh, pal, count);
-    ossa_mat34 *placements = aligned(sizeof(ossa_mat34) * (size_t)count);
+    ossa_mat34 *placements = ts_aligned(sizeof(ossa_mat34) * (size_t)count);
     ossa_render_grid(count, 1.0f, placements);
     ossa_float3 lo, hi;
     ossa_render_mesh_bounds(mesh, &lo, &hi);

@@ -18,16 +18,6 @@
 
 /* OSSA_TEST_NEEDS_PIPELINE OSSA_TEST_NEEDS_BENCH */
 
-/* Exactly `bytes` of 64-byte aligned memory, so that ASan catches a kernel
- * reading or writing one byte past a palette or an output. */
-static void *aligned(size_t bytes)
-{
-    void *p = NULL;
-    if (posix_memalign(&p, 64, bytes ? bytes : 1) != 0)
-        abort();
-    return p;
-}
-
 /* Skinned values may differ from the double-precision reference by this much
  * relative to (1 + |reference|): palettes here scale by up to 2 and translate
  * by up to 1, inputs are in [-1, 1], so a few float roundings of values up to
@@ -37,7 +27,7 @@ static void *aligned(size_t bytes)
 static float *alloc_output(const ossa_mesh *mesh)
 {
     const size_t bytes = (size_t)ossa_mesh_vertex_count(mesh) * (size_t)ossa_mesh_skinned_stride(mesh);
-    float *out = aligned(bytes);
+    float *out = ts_aligned(bytes);
     memset(out, 0xCD, bytes);
     return out;
 }
@@ -95,7 +85,7 @@ TEST(every_path_matches_the_double_precision_reference)
         ts_mesh_random(&m, &r, &o);
         ossa_mesh *mesh = ts_mesh_build(&m, NULL, NULL);
         REQUIRE(mesh);
-        ossa_mat34 *palette = aligned(sizeof(ossa_mat34) * (size_t)o.skin_joints);
+        ossa_mat34 *palette = ts_aligned(sizeof(ossa_mat34) * (size_t)o.skin_joints);
         ts_random_palette(&r, palette, o.skin_joints);
         for (int p = 0; p < PATH_COUNT; ++p) {
             if (!ossa_skinning_path_supported(all_paths[p]))
@@ -130,7 +120,7 @@ TEST(identity_palette_reproduces_the_source_mesh)
         ts_mesh_random(&m, &r, &o);
         ossa_mesh *mesh = ts_mesh_build(&m, NULL, NULL);
         REQUIRE(mesh);
-        ossa_mat34 *palette = aligned(sizeof(ossa_mat34) * 12);
+        ossa_mat34 *palette = ts_aligned(sizeof(ossa_mat34) * 12);
         for (int k = 0; k < 12; ++k)
             palette[k] = ossa_mat34_identity();
         const uint32_t *source = ossa_mesh_source_vertices(mesh);
@@ -140,18 +130,10 @@ TEST(identity_palette_reproduces_the_source_mesh)
                 continue;
             float *out = alloc_output(mesh);
             CHECK_RESULT(skin(mesh, palette, out, all_paths[p], 0, 0), OSSA_OK);
-            int equal = 1;
-            for (int v = 0; v < o.vertices; ++v) {
-                const float *x = out + (size_t)v * (size_t)floats;
-                const int s = (int)source[v];
-                const ossa_float3 pos = m.positions[s], nrm = m.normals[s];
-                equal &= x[0] == pos.x && x[1] == pos.y && x[2] == pos.z && x[3] == 1.0f;
-                equal &= x[4] == nrm.x && x[5] == nrm.y && x[6] == nrm.z && x[7] == 0.0f;
-                if (tangents) {
-                    const ossa_float4 t = m.tangents[s];
-                    equal &= x[8] == t.x && x[9] == t.y && x[10] == t.z && x[11] == t.w;
-                }
-            }
+            bool equal = true;
+            for (int v = 0; v < o.vertices; ++v)
+                equal &= ts_mesh_vertex_is_source(&m, (int)source[v],
+                                                  out + (size_t)v * (size_t)floats, tangents);
             if (!equal)
                 fprintf(stderr, "path %s differs from the source mesh\n",
                         ossa_skinning_path_name(all_paths[p]));
@@ -172,7 +154,7 @@ TEST(vertex_ranges_write_only_their_vertices_and_match_the_whole)
     ts_mesh_random(&m, &r, &o);
     ossa_mesh *mesh = ts_mesh_build(&m, NULL, NULL);
     REQUIRE(mesh);
-    ossa_mat34 *palette = aligned(sizeof(ossa_mat34) * 9);
+    ossa_mat34 *palette = ts_aligned(sizeof(ossa_mat34) * 9);
     ts_random_palette(&r, palette, 9);
     const size_t bytes = (size_t)o.vertices * 48;
     for (int p = 0; p < PATH_COUNT; ++p) {
@@ -211,7 +193,7 @@ TEST(skinning_job_validity_table)
     ts_mesh_random(&m, &r, &o);
     ossa_mesh *mesh = ts_mesh_build(&m, NULL, NULL);
     REQUIRE(mesh);
-    ossa_mat34 *palette = aligned(sizeof(ossa_mat34) * 5);
+    ossa_mat34 *palette = ts_aligned(sizeof(ossa_mat34) * 5);
     ts_random_palette(&r, palette, 5);
     float *out = alloc_output(mesh);
     ossa_skinning_job ok = {0};
@@ -281,16 +263,16 @@ TEST(bench_baselines_match_the_reference)
         ts_mesh_random(&m, &r, &o);
         ossa_mesh *mesh = ts_mesh_build(&m, NULL, NULL);
         REQUIRE(mesh);
-        ossa_mat34 *palette = aligned(sizeof(ossa_mat34) * 32);
-        naive_mat4 *palette4 = aligned(sizeof(naive_mat4) * 32);
+        ossa_mat34 *palette = ts_aligned(sizeof(ossa_mat34) * 32);
+        naive_mat4 *palette4 = ts_aligned(sizeof(naive_mat4) * 32);
         ts_random_palette(&r, palette, o.skin_joints);
         naive_palette(palette, o.skin_joints, palette4);
         naive_mesh nm;
         REQUIRE(naive_mesh_init(&nm, mesh));
         const int n = o.vertices;
-        naive_vertex *aos = aligned(sizeof(naive_vertex) * (size_t)n);
-        naive_skinned *split = aligned(64 * (size_t)n);
-        float *f4 = aligned(32 * (size_t)n), *sorted = aligned(32 * (size_t)n);
+        naive_vertex *aos = ts_aligned(sizeof(naive_vertex) * (size_t)n);
+        naive_skinned *split = ts_aligned(64 * (size_t)n);
+        float *f4 = ts_aligned(32 * (size_t)n), *sorted = ts_aligned(32 * (size_t)n);
         naive_skin_aos(&nm, palette4, aos);
         naive_skin_split(&nm, palette4, split);
         naive_skin_float4(&nm, palette4, f4);

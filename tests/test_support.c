@@ -296,6 +296,16 @@ void *ts_exact_copy(const void *data, size_t bytes)
     return p;
 }
 
+void *ts_aligned(size_t bytes)
+{
+    void *p = NULL;
+    if (posix_memalign(&p, 64, bytes ? bytes : 1) != 0) {
+        fprintf(stderr, "ts_aligned: out of memory\n");
+        exit(1);
+    }
+    return p;
+}
+
 const char *ts_models_dir(void)
 {
     const char *env = getenv("OSSA_MODELS");

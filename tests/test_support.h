@@ -5,6 +5,7 @@
 #ifndef OSSA_TEST_SUPPORT_H
 #define OSSA_TEST_SUPPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -74,6 +75,9 @@ void ts_model_flat(const uint16_t *parents, const ossa_transform *local, int n,
 /* A copy of bytes in memory of exactly that size (so that ASan reports a read
  * one byte past it), aligned to 16 as ossa_blob_open requires. Free with free(). */
 void *ts_exact_copy(const void *data, size_t bytes);
+/* bytes of memory aligned to 64 (SIMD, blobs, lane buffers), exactly that
+ * size for the same reason; exits when out of memory. Free with free(). */
+void *ts_aligned(size_t bytes);
 
 /* ---- files ---- */
 /* The folder with the shared real models ($OSSA_MODELS, else the build's
@@ -97,6 +101,9 @@ void ts_failing_allocator_init(ts_failing_allocator *a, int fail_at);
 /* ---- pipeline helpers (tests that link the pipeline) ---- */
 struct ossa_skeleton;
 struct ossa_clip;
+struct ossa_raw_clip;
+struct ossa_import;
+struct ossa_import_options;
 /* A skeleton of n joints named "j0", "j1"... with parents[i] < i (or 0xFFFF)
  * and the given rest pose, numbered as given (the builder keeps a
  * depth-first order; ts_parents makes one). NULL on failure. */
@@ -108,5 +115,24 @@ struct ossa_skeleton *ts_skeleton_make(const uint16_t *parents, const ossa_trans
  * NULL on failure. Free with ossa_clip_free(clip, NULL). */
 struct ossa_clip *ts_clip_make(const struct ossa_skeleton *skeleton, const ossa_transform *keys,
                                int frames, float rate, const uint8_t *step, const char *name);
+
+/* Imports the models folder's file `name` (e.g. "pab/walk.fbx"); false when
+ * it is missing or fails to import (saying why on stderr). */
+bool ts_import_model(const char *name, const struct ossa_import_options *options,
+                     struct ossa_import *out);
+/* In a test: skips it when the model is missing, fails it when the model
+ * does not import. */
+#define TS_IMPORT_OR_SKIP(name, options, out)                                                  \
+    do {                                                                                       \
+        if (!ts_model_path(name))                                                              \
+            SKIP("model " name " not found (set OSSA_MODELS or add ../shared/models)");         \
+        REQUIRE(ts_import_model(name, options, out));                                          \
+    } while (0)
+/* The imported skeleton, built; NULL (saying why) on failure. */
+struct ossa_skeleton *ts_import_skeleton(const struct ossa_import *im);
+/* A raw clip built on a skeleton at `rate` Hz (0: the builder's choice);
+ * NULL (saying why) on failure. */
+struct ossa_clip *ts_clip_build(const struct ossa_raw_clip *raw,
+                                const struct ossa_skeleton *skeleton, float rate);
 
 #endif /* OSSA_TEST_SUPPORT_H */

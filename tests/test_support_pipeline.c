@@ -76,3 +76,37 @@ ossa_clip *ts_clip_make(const ossa_skeleton *skeleton, const ossa_transform *key
     free(tracks);
     return clip;
 }
+
+bool ts_import_model(const char *name, const ossa_import_options *options, ossa_import *out)
+{
+    const char *path = ts_model_path(name);
+    if (!path)
+        return false;
+    ossa_error e;
+    if (ossa_import_file(path, options, out, &e) != OSSA_OK) {
+        fprintf(stderr, "import %s: %s\n", name, e.message);
+        return false;
+    }
+    return true;
+}
+
+ossa_skeleton *ts_import_skeleton(const ossa_import *im)
+{
+    ossa_skeleton *s = NULL;
+    ossa_error e;
+    if (ossa_skeleton_build(&im->skeleton, NULL, &s, NULL, &e) != OSSA_OK)
+        fprintf(stderr, "skeleton: %s\n", e.message);
+    return s;
+}
+
+ossa_clip *ts_clip_build(const ossa_raw_clip *raw, const ossa_skeleton *skeleton, float rate)
+{
+    ossa_clip_build_options options;
+    memset(&options, 0, sizeof options);
+    options.rate = rate;
+    ossa_clip *clip = NULL;
+    ossa_error e;
+    if (ossa_clip_build(raw, skeleton, &options, &clip, NULL, &e) != OSSA_OK)
+        fprintf(stderr, "clip: %s\n", e.message);
+    return clip;
+}

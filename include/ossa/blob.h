@@ -61,9 +61,9 @@ typedef struct ossa_blob {
 ossa_result ossa_blob_open(ossa_blob *blob, const void *data, size_t bytes, unsigned flags,
                            ossa_error *error);
 
-/* The index-th clip (0 <= index < clip_count), or NULL. */
+/* The index-th clip (0 <= index < clip_count), or NULL. Constant time. */
 const ossa_clip *ossa_blob_clip(const ossa_blob *blob, int index);
-/* Index of the first clip with this name, or -1. */
+/* Index of the first clip with this name, or -1. One pass over the clips. */
 int ossa_blob_find_clip(const ossa_blob *blob, const char *name);
 /* The index-th mesh (0 <= index < mesh_count), or NULL. */
 const ossa_mesh *ossa_blob_mesh(const ossa_blob *blob, int index);

@@ -1,7 +1,7 @@
 /* ossa/clip_builder.h - raw animation curves -> runtime clip (pipeline).
  *
  * Raw tracks are per joint (matched by name to the skeleton), with keys at
- * arbitrary increasing times and STEP, LINEAR or CUBICSPLINE interpolation
+ * arbitrary non-decreasing times and STEP, LINEAR or CUBICSPLINE interpolation
  * (glTF 2.0 semantics: LINEAR rotations are slerped; CUBICSPLINE is a Hermite
  * spline with tangents scaled by the key interval). The builder evaluates
  * every curve at a uniform rate, holds values before the first and after the
@@ -32,7 +32,9 @@ typedef enum ossa_interpolation {
 
 /* A curve of 3-vectors (translation or scale). key_count 0 means no curve. */
 typedef struct ossa_raw_track3 {
-    const float *times_s;             /* key_count, strictly increasing, finite */
+    /* key_count, finite, non-decreasing: two keys at one time are a jump (the
+     * curve runs into the first and, from that time on, out of the second). */
+    const float *times_s;
     const ossa_float3 *values;        /* key_count */
     const ossa_float3 *in_tangents;   /* CUBICSPLINE only: key_count */
     const ossa_float3 *out_tangents;  /* CUBICSPLINE only: key_count */

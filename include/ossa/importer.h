@@ -9,7 +9,7 @@
  *   joint they belong to;
  * - clips keep their source keys, interpolation (STEP, LINEAR, CUBICSPLINE
  *   with tangents for glTF) and duration;
- * - meshes keep their vertices in source order (see ossa_import_mesh below).
+ * - meshes keep their vertices in source order (see ossa_import.meshes below).
  * Lengths are multiplied by options.scale; units are reported.
  * Everything ossa keeps is allocated through options.allocator; assimp and
  * the JSON reader allocate their own temporary memory.

@@ -156,7 +156,7 @@ ossa_result ossa_lane_blending_job_run(const ossa_lane_blending_job *job);
  * matrices, any scale), as ossa_local_to_model_job. */
 typedef struct ossa_lane_local_to_model_job {
     const uint16_t *parents; /* parents[i] < i or OSSA_NO_PARENT. Required. */
-    int joint_count;
+    int joint_count;         /* 1..OSSA_MAX_JOINTS */
     const float *local;      /* lane pose */
     size_t local_count;
     int character_count;     /* required, >= 1 */

@@ -24,6 +24,8 @@ typedef struct ossa_local_to_model_job {
     /* The skeleton's parents (ossa_skeleton_parents): parents[i] < i or
      * OSSA_NO_PARENT. Required. */
     const uint16_t *parents;
+    /* 1..OSSA_MAX_JOINTS: fewer is OSSA_ERR_INPUT_TOO_SMALL, more
+     * OSSA_ERR_BAD_ARGUMENT. */
     int joint_count;
     /* instance_count * joint_count local transforms. */
     const ossa_transform *local;

@@ -58,7 +58,9 @@ ossa_qvs ossa_qvs_identity(void);
 
 /* Quaternion product a * b (apply b first, then a). */
 ossa_quat ossa_quat_mul(ossa_quat a, ossa_quat b);
-/* q scaled to unit length; the identity when |q| is zero or not finite. */
+/* q scaled to unit length, for any finite q however large or small its
+ * components; the identity when q is zero or has a component that is not
+ * finite. */
 ossa_quat ossa_quat_normalize(ossa_quat q);
 /* Rotation of angle_rad about a unit axis. */
 ossa_quat ossa_quat_from_axis_angle(ossa_float3 axis, float angle_rad);

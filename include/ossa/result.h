@@ -48,7 +48,7 @@ extern "C" {
     X(ERR_SKELETON_CYCLE, "the joint hierarchy contains a cycle")                        \
     X(ERR_SKELETON_DUPLICATE_NAME, "two joints have the same name")                      \
     X(ERR_CLIP_EMPTY, "the clip has no keys or no duration")                             \
-    X(ERR_CLIP_BAD_KEYS, "a track's keys are not finite or not in increasing time")     \
+    X(ERR_CLIP_BAD_KEYS, "a track's keys are not finite or go back in time")             \
     X(ERR_CLIP_TOO_LARGE, "the clip would have too many frames")                         \
     X(ERR_NOT_FOUND, "a named item does not exist")                                      \
     X(ERR_UNSUPPORTED, "the input uses a feature ossa does not support")                 \

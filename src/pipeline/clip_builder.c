@@ -316,7 +316,7 @@ static ossa_result build(const ossa_raw_clip *raw, const ossa_skeleton *skeleton
                                           clip_name, ossa_skeleton_joint_name(skeleton, (int)j),
                                           what, t);
                 }
-                q = ossai_quat_normalize(q);
+                q = ossa_quat_normalize(q);
                 /* Keep consecutive frames on one hemisphere: the runtime's
                  * lerp then never has to cross it. */
                 if (prev && q.x * prev[OSSAI_QX * stride + j] + q.y * prev[OSSAI_QY * stride + j] +

@@ -60,50 +60,31 @@ bool ossai_node_track_varies(const ossai_node_track *t)
     return varies3(&t->translation) || varies_quat(&t->rotation) || varies3(&t->scale);
 }
 
-static bool convert_vector_keys(ossai_scene *sc, const struct aiVectorKey *keys, unsigned count,
-                                double tps, ossa_raw_track3 *out)
-{
-    if (count == 0 || !keys)
-        return true;
-    float *times = ossai_import_alloc(sc->im, count, sizeof(float));
-    ossa_float3 *values = ossai_import_alloc(sc->im, count, sizeof(ossa_float3));
-    if (!times || !values)
-        return false;
-    for (unsigned k = 0; k < count; ++k) {
-        times[k] = (float)(keys[k].mTime / tps);
-        values[k].x = keys[k].mValue.x;
-        values[k].y = keys[k].mValue.y;
-        values[k].z = keys[k].mValue.z;
+/* assimp's keys in ticks -> a linear track in seconds. aiVectorKey and
+ * aiQuatKey differ only in their value, so one body defines both
+ * converters; VALUE(v) makes the track's value of a key's. False when out of
+ * memory. */
+#define DEFINE_CONVERT_KEYS(name, key_type, track_type, value_type, VALUE)                       \
+    static bool name(ossai_scene *sc, const struct key_type *keys, unsigned count, double tps,  \
+                     track_type *out)                                                           \
+    {                                                                                           \
+        if (count == 0 || !keys)                                                                \
+            return true;                                                                        \
+        float *times = ossai_import_alloc(sc->im, count, sizeof *times);                       \
+        value_type *values = ossai_import_alloc(sc->im, count, sizeof *values);                \
+        if (!times || !values)                                                                  \
+            return false;                                                                       \
+        for (unsigned k = 0; k < count; ++k) {                                                  \
+            times[k] = (float)(keys[k].mTime / tps);                                            \
+            values[k] = VALUE(keys[k].mValue);                                                  \
+        }                                                                                       \
+        *out = (track_type){times, values, NULL, NULL, (int)count, OSSA_INTERP_LINEAR};        \
+        return true;                                                                            \
     }
-    out->times_s = times;
-    out->values = values;
-    out->key_count = (int)count;
-    out->interpolation = OSSA_INTERP_LINEAR;
-    return true;
-}
-
-static bool convert_quat_keys(ossai_scene *sc, const struct aiQuatKey *keys, unsigned count,
-                              double tps, ossa_raw_track_quat *out)
-{
-    if (count == 0 || !keys)
-        return true;
-    float *times = ossai_import_alloc(sc->im, count, sizeof(float));
-    ossa_quat *values = ossai_import_alloc(sc->im, count, sizeof(ossa_quat));
-    if (!times || !values)
-        return false;
-    for (unsigned k = 0; k < count; ++k) {
-        times[k] = (float)(keys[k].mTime / tps);
-        values[k].x = keys[k].mValue.x;
-        values[k].y = keys[k].mValue.y;
-        values[k].z = keys[k].mValue.z;
-        values[k].w = keys[k].mValue.w;
-    }
-    out->times_s = times;
-    out->values = values;
-    out->key_count = (int)count;
-    out->interpolation = OSSA_INTERP_LINEAR;
-    return true;
-}
+#define VECTOR(v) ((ossa_float3){(v).x, (v).y, (v).z})
+#define QUATERNION(v) ((ossa_quat){(v).x, (v).y, (v).z, (v).w})
+DEFINE_CONVERT_KEYS(convert_vector_keys, aiVectorKey, ossa_raw_track3, ossa_float3, VECTOR)
+DEFINE_CONVERT_KEYS(convert_quat_keys, aiQuatKey, ossa_raw_track_quat, ossa_quat, QUATERNION)
 
 ossa_result ossai_clips_from_assimp(ossai_scene *sc)
 {

@@ -254,7 +254,7 @@ ossa_result ossa_skeleton_build(const ossa_raw_skeleton *raw,
         if (depth[k] > max_depth)
             max_depth = depth[k];
         rest[k] = j->rest;
-        rest[k].rotation = ossai_quat_normalize(j->rest.rotation);
+        rest[k].rotation = ossa_quat_normalize(j->rest.rotation);
         size_t len = strlen(j->name) + 1;
         memcpy(strings + cursor, j->name, len);
         name_at[k] = (uint32_t)cursor;

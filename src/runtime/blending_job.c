@@ -1,55 +1,37 @@
 /* blending_job.c - weighted layers and additive layers -> one local pose. */
 #include "ossa/blending_job.h"
 
+#include "job_internal.h"
 #include "math_internal.h"
 
-static ossa_result check_layer(const ossa_blend_layer *layer, const ossa_blending_job *job,
-                               int additive)
-{
-    if (!layer->pose)
-        return OSSA_ERR_MISSING_INPUT;
-    if ((int64_t)layer->pose_count < (int64_t)job->instance_count * job->joint_count)
-        return OSSA_ERR_INPUT_TOO_SMALL;
-    if (layer->weights && layer->weight_count < job->instance_count)
-        return OSSA_ERR_INPUT_TOO_SMALL;
-    if (layer->joint_mask && layer->joint_mask_count < job->joint_count)
-        return OSSA_ERR_INPUT_TOO_SMALL;
-    if (additive && layer->reference && layer->reference_count < job->joint_count)
-        return OSSA_ERR_INPUT_TOO_SMALL;
-    if (!layer->weights && !isfinite(layer->weight))
-        return OSSA_ERR_BAD_VALUE;
-    return OSSA_OK;
-}
+OSSAI_DEFINE_BLEND_LAYER_CHECK(check_layer, ossa_blend_layer)
 
 ossa_result ossa_blending_job_validate(const ossa_blending_job *job)
 {
-    ossa_result r;
     if (!job)
         return OSSA_ERR_MISSING_INPUT;
-    if (job->layer_count < 0 || job->additive_count < 0)
-        return OSSA_ERR_BAD_ARGUMENT;
-    if ((job->layer_count > 0 && !job->layers) || (job->additive_count > 0 && !job->additive))
-        return OSSA_ERR_MISSING_INPUT;
-    if (!job->rest_pose)
-        return OSSA_ERR_MISSING_INPUT;
-    if (job->joint_count < 1 || job->instance_count < 1)
-        return OSSA_ERR_INPUT_TOO_SMALL;
+    ossa_result r = ossai_check_blend_inputs(job->layer_count, job->layers, job->additive_count,
+                                             job->additive, job->rest_pose, job->joint_count,
+                                             job->instance_count);
+    if (r != OSSA_OK)
+        return r;
+    const int64_t elements = (int64_t)job->instance_count * job->joint_count;
     for (int l = 0; l < job->layer_count; ++l)
-        if ((r = check_layer(&job->layers[l], job, 0)))
+        if ((r = check_layer(&job->layers[l], job->layers[l].pose_count < elements,
+                             job->instance_count, job->joint_count, false)))
             return r;
     for (int l = 0; l < job->additive_count; ++l)
-        if ((r = check_layer(&job->additive[l], job, 1)))
+        if ((r = check_layer(&job->additive[l], job->additive[l].pose_count < elements,
+                             job->instance_count, job->joint_count, true)))
             return r;
-    int begin = job->instance_begin, end = job->instance_end;
-    if (begin == 0 && end == 0)
-        end = job->instance_count;
-    if (begin < 0 || end > job->instance_count || begin > end)
-        return OSSA_ERR_BAD_RANGE;
-    if (!(job->threshold >= 0.0f) || !isfinite(job->threshold))
-        return OSSA_ERR_BAD_VALUE;
+    int begin, end;
+    if ((r = ossai_job_range(job->instance_begin, job->instance_end, job->instance_count, &begin,
+                             &end)) ||
+        (r = ossai_check_blend_threshold(job->threshold)))
+        return r;
     if (!job->output)
         return OSSA_ERR_MISSING_OUTPUT;
-    if ((int64_t)job->output_count < (int64_t)job->instance_count * job->joint_count)
+    if (job->output_count < elements)
         return OSSA_ERR_OUTPUT_TOO_SMALL;
     return OSSA_OK;
 }

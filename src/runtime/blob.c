@@ -75,11 +75,6 @@ ossa_result ossai_check_array(uint64_t limit, uint64_t offset, uint64_t count,
     return OSSA_OK;
 }
 
-int ossai_has_nul(const char *data, uint64_t bytes)
-{
-    return memchr(data, '\0', (size_t)bytes) != NULL;
-}
-
 static const ossai_section *section_table(const ossa_blob *blob)
 {
     const ossai_blob_header *h = (const ossai_blob_header *)blob->data;
@@ -244,37 +239,41 @@ ossa_result ossa_blob_open(ossa_blob *blob, const void *data, size_t bytes, unsi
     return OSSA_OK;
 }
 
-static const ossai_section *nth_of_kind(const ossa_blob *blob, uint32_t kind, int index)
+/* The index-th section of a kind, found by position: ossa_blob_open checks
+ * that the skeleton (if any) comes first, then the clips, then the meshes. */
+static const void *nth_of_kind(const ossa_blob *blob, ossa_section_kind kind, int index)
 {
     if (!blob || !blob->data || index < 0)
         return NULL;
-    const ossai_section *table = section_table(blob);
-    for (int i = 0; i < blob->section_count; ++i)
-        if (table[i].kind == kind && index-- == 0)
-            return &table[i];
-    return NULL;
+    const int first_clip = blob->skeleton ? 1 : 0;
+    const int first = kind == OSSA_SECTION_CLIP ? first_clip : first_clip + blob->clip_count;
+    const int count = kind == OSSA_SECTION_CLIP ? blob->clip_count : blob->mesh_count;
+    if (index >= count || first + index >= blob->section_count)
+        return NULL;
+    const ossai_section *s = &section_table(blob)[first + index];
+    return s->kind == (uint32_t)kind ? (const char *)blob->data + s->offset : NULL;
 }
 
 const ossa_clip *ossa_blob_clip(const ossa_blob *blob, int index)
 {
-    const ossai_section *s = nth_of_kind(blob, OSSA_SECTION_CLIP, index);
-    return s ? (const ossa_clip *)(const void *)((const char *)blob->data + s->offset) : NULL;
+    return (const ossa_clip *)nth_of_kind(blob, OSSA_SECTION_CLIP, index);
 }
 
 int ossa_blob_find_clip(const ossa_blob *blob, const char *name)
 {
     if (!blob || !name)
         return -1;
-    for (int i = 0; i < blob->clip_count; ++i)
-        if (strcmp(ossa_clip_name(ossa_blob_clip(blob, i)), name) == 0)
+    for (int i = 0; i < blob->clip_count; ++i) {
+        const ossa_clip *clip = ossa_blob_clip(blob, i);
+        if (clip && strcmp(ossa_clip_name(clip), name) == 0)
             return i;
+    }
     return -1;
 }
 
 const ossa_mesh *ossa_blob_mesh(const ossa_blob *blob, int index)
 {
-    const ossai_section *s = nth_of_kind(blob, OSSA_SECTION_MESH, index);
-    return s ? (const ossa_mesh *)(const void *)((const char *)blob->data + s->offset) : NULL;
+    return (const ossa_mesh *)nth_of_kind(blob, OSSA_SECTION_MESH, index);
 }
 
 ossa_section_kind ossa_blob_section(const ossa_blob *blob, int index, uint64_t *offset,

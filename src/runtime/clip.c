@@ -1,6 +1,7 @@
 /* clip.c - accessors for the runtime clip, playhead wrapping, and the
  * clip validator. */
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "format.h"
@@ -115,6 +116,10 @@ ossa_result ossa_clip_validate(const void *data, size_t bytes, const ossa_clip *
     if (c->flags & ~OSSAI_CLIP_HAS_STEP)
         return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, -1, 20,
                               "%s: unknown flags 0x%x", where, c->flags);
+    if (c->reserved != 0)
+        return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, -1,
+                              (int64_t)offsetof(ossa_clip, reserved),
+                              "%s: reserved word is 0x%x, not 0", where, c->reserved);
     if (!isfinite(c->duration) || c->duration < 0.0f || !isfinite(c->rate) || c->rate < 0.0f)
         return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, -1, 24,
                               "%s: duration %g s / rate %g Hz is not finite and >= 0", where,
@@ -126,6 +131,12 @@ ossa_result ossa_clip_validate(const void *data, size_t bytes, const ossa_clip *
         return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, -1, 28,
                               "%s: %u frames do not span %g s at %g Hz", where, c->frame_count,
                               (double)c->duration, (double)c->rate);
+    /* One frame is one instant, as the builder writes it (a pose held for a
+     * while is two or more equal frames). */
+    if (c->frame_count == 1 && c->duration != 0.0f)
+        return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, -1, 24,
+                              "%s: one frame lasts no time, but the duration is %g s", where,
+                              (double)c->duration);
     uint64_t frame_floats = (uint64_t)OSSAI_COMPONENTS * c->joint_stride;
     if ((r = ossai_check_array(c->bytes, c->frames_offset, (uint64_t)c->frame_count * frame_floats,
                                4, 64, where, "frames", error)))

@@ -4,60 +4,38 @@
 #include "ossa/blending_job.h"
 #include "ossa/lanes.h"
 
-#include <math.h>
-
+#include "job_internal.h"
 #include "lane_internal.h"
 
-static ossa_result check_layer(const ossa_lane_blend_layer *layer, size_t pose_floats,
-                               const ossa_lane_blending_job *job, int additive)
-{
-    if (!layer->pose)
-        return OSSA_ERR_MISSING_INPUT;
-    if (layer->pose_count < pose_floats)
-        return OSSA_ERR_INPUT_TOO_SMALL;
-    if (layer->weights && layer->weight_count < job->character_count)
-        return OSSA_ERR_INPUT_TOO_SMALL;
-    if (layer->joint_mask && layer->joint_mask_count < job->joint_count)
-        return OSSA_ERR_INPUT_TOO_SMALL;
-    if (additive && layer->reference && layer->reference_count < job->joint_count)
-        return OSSA_ERR_INPUT_TOO_SMALL;
-    if (!layer->weights && !isfinite(layer->weight))
-        return OSSA_ERR_BAD_VALUE;
-    return OSSA_OK;
-}
+OSSAI_DEFINE_BLEND_LAYER_CHECK(check_layer, ossa_lane_blend_layer)
 
 ossa_result ossa_lane_blending_job_validate(const ossa_lane_blending_job *job)
 {
-    ossa_result r;
     if (!job)
         return OSSA_ERR_MISSING_INPUT;
-    if (job->layer_count < 0 || job->additive_count < 0)
-        return OSSA_ERR_BAD_ARGUMENT;
-    if ((job->layer_count > 0 && !job->layers) || (job->additive_count > 0 && !job->additive))
-        return OSSA_ERR_MISSING_INPUT;
-    if (!job->rest_pose)
-        return OSSA_ERR_MISSING_INPUT;
-    if (job->joint_count < 1 || job->character_count < 1)
-        return OSSA_ERR_INPUT_TOO_SMALL;
+    ossa_result r = ossai_check_blend_inputs(job->layer_count, job->layers, job->additive_count,
+                                             job->additive, job->rest_pose, job->joint_count,
+                                             job->character_count);
+    if (r != OSSA_OK)
+        return r;
     const int width = ossai_lane_resolve_width(job->width);
     if (!width)
         return OSSA_ERR_BAD_ARGUMENT;
     const size_t floats = ossa_lane_pose_floats(job->joint_count, job->character_count, width);
     for (int l = 0; l < job->layer_count; ++l)
-        if ((r = check_layer(&job->layers[l], floats, job, 0)))
+        if ((r = check_layer(&job->layers[l], job->layers[l].pose_count < floats,
+                             job->character_count, job->joint_count, false)))
             return r;
     for (int l = 0; l < job->additive_count; ++l)
-        if ((r = check_layer(&job->additive[l], floats, job, 1)))
+        if ((r = check_layer(&job->additive[l], job->additive[l].pose_count < floats,
+                             job->character_count, job->joint_count, true)))
             return r;
     int begin, end;
-    if ((r = ossai_lane_range(job->batch_begin, job->batch_end,
-                              ossa_lane_batch_count(job->character_count, width), &begin, &end)))
+    if ((r = ossai_job_range(job->batch_begin, job->batch_end,
+                             ossa_lane_batch_count(job->character_count, width), &begin, &end)) ||
+        (r = ossai_check_blend_threshold(job->threshold)) ||
+        (r = ossai_lane_check_path(job->path, width)))
         return r;
-    if (!(job->threshold >= 0.0f) || !isfinite(job->threshold))
-        return OSSA_ERR_BAD_VALUE;
-    if (!ossai_lane_select(job->path, width))
-        return (unsigned)job->path >= OSSA_LANE_PATH_COUNT ? OSSA_ERR_BAD_ARGUMENT
-                                                           : OSSA_ERR_UNSUPPORTED;
     if (!job->output)
         return OSSA_ERR_MISSING_OUTPUT;
     if (job->output_count < floats)

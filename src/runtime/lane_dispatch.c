@@ -1,5 +1,6 @@
 /* lane_dispatch.c - batch widths, sizes and the choice of lane kernels. */
 #include "cpu.h"
+#include "job_internal.h"
 #include "lane_internal.h"
 
 static const char *const path_names[OSSA_LANE_PATH_COUNT] = {"auto", "portable", "sse", "avx2",
@@ -103,11 +104,5 @@ size_t ossa_lane_model_floats(int joint_count, int character_count, int width)
 ossa_result ossai_lane_range(int batch_begin, int batch_end, int batch_count, int *begin,
                              int *end)
 {
-    if (batch_begin == 0 && batch_end == 0)
-        batch_end = batch_count;
-    if (batch_begin < 0 || batch_end > batch_count || batch_begin > batch_end)
-        return OSSA_ERR_BAD_RANGE;
-    *begin = batch_begin;
-    *end = batch_end;
-    return OSSA_OK;
+    return ossai_job_range(batch_begin, batch_end, batch_count, begin, end);
 }

@@ -93,8 +93,20 @@ int ossai_lane_resolve_width(int width);
  * and the path has one (the benchmark's comparison; results are the same). */
 ossa_result ossai_lane_sampling_job_run_with(const ossa_lane_sampling_job *job, int gather);
 
-/* Checks a batch range against batch_count and resolves 0, 0 to all. */
+/* ossai_job_range for the batches of a lane job's run. Out of line: inlined,
+ * it changes the register allocation of the runs' per-lane set-up loops
+ * (more instructions per character). */
 ossa_result ossai_lane_range(int batch_begin, int batch_end, int batch_count, int *begin,
                              int *end);
+
+/* OSSA_OK when ossai_lane_select has kernels for the path and width; else
+ * OSSA_ERR_BAD_ARGUMENT for a path that does not exist and
+ * OSSA_ERR_UNSUPPORTED for one this machine (or build) cannot run. */
+static inline ossa_result ossai_lane_check_path(ossa_lane_path path, int width)
+{
+    if (ossai_lane_select(path, width))
+        return OSSA_OK;
+    return (unsigned)path >= OSSA_LANE_PATH_COUNT ? OSSA_ERR_BAD_ARGUMENT : OSSA_ERR_UNSUPPORTED;
+}
 
 #endif /* OSSA_LANE_INTERNAL_H */

@@ -3,14 +3,16 @@
 #include "ossa/lanes.h"
 #include "ossa/skeleton.h"
 
+#include "job_internal.h"
 #include "lane_internal.h"
 
 ossa_result ossa_lane_local_to_model_job_validate(const ossa_lane_local_to_model_job *job)
 {
     if (!job || !job->parents)
         return OSSA_ERR_MISSING_INPUT;
-    if (job->joint_count < 1 || job->joint_count > OSSA_MAX_JOINTS)
-        return OSSA_ERR_INPUT_TOO_SMALL;
+    ossa_result r = ossai_check_joint_count(job->joint_count);
+    if (r != OSSA_OK)
+        return r;
     if (!job->local)
         return OSSA_ERR_MISSING_INPUT;
     if (job->character_count < 1)
@@ -23,17 +25,11 @@ ossa_result ossa_lane_local_to_model_job_validate(const ossa_lane_local_to_model
     if (job->root && job->root_count < job->character_count)
         return OSSA_ERR_INPUT_TOO_SMALL;
     int begin, end;
-    ossa_result r = ossai_lane_range(job->batch_begin, job->batch_end,
-                                     ossa_lane_batch_count(job->character_count, width), &begin,
-                                     &end);
-    if (r != OSSA_OK)
+    if ((r = ossai_job_range(job->batch_begin, job->batch_end,
+                             ossa_lane_batch_count(job->character_count, width), &begin, &end)) ||
+        (r = ossai_check_parents(job->parents, job->joint_count)) ||
+        (r = ossai_lane_check_path(job->path, width)))
         return r;
-    for (int i = 0; i < job->joint_count; ++i)
-        if (job->parents[i] != OSSA_NO_PARENT && job->parents[i] >= i)
-            return OSSA_ERR_BAD_INDEX;
-    if (!ossai_lane_select(job->path, width))
-        return (unsigned)job->path >= OSSA_LANE_PATH_COUNT ? OSSA_ERR_BAD_ARGUMENT
-                                                           : OSSA_ERR_UNSUPPORTED;
     if (!job->model)
         return OSSA_ERR_MISSING_OUTPUT;
     if (job->model_count < ossa_lane_model_floats(job->joint_count, job->character_count, width))

@@ -2,6 +2,7 @@
  * palettes, or the model transforms themselves): validation and set-up. */
 #include "ossa/lanes.h"
 
+#include "job_internal.h"
 #include "lane_internal.h"
 
 static int skin_count(const ossa_lane_palette_job *job)
@@ -24,22 +25,18 @@ ossa_result ossa_lane_palette_job_validate(const ossa_lane_palette_job *job)
     const int skins = skin_count(job);
     if (skins < 1)
         return OSSA_ERR_INPUT_TOO_SMALL;
+    ossa_result r;
     if (job->skin_joint) {
-        for (int k = 0; k < skins; ++k)
-            if (job->skin_joint[k] >= job->joint_count)
-                return OSSA_ERR_BAD_INDEX;
+        if ((r = ossai_check_skin_joints(job->skin_joint, skins, job->joint_count)))
+            return r;
     } else if (skins > job->joint_count) {
         return OSSA_ERR_BAD_INDEX;
     }
     int begin, end;
-    ossa_result r = ossai_lane_range(job->batch_begin, job->batch_end,
-                                     ossa_lane_batch_count(job->character_count, width), &begin,
-                                     &end);
-    if (r != OSSA_OK)
+    if ((r = ossai_job_range(job->batch_begin, job->batch_end,
+                             ossa_lane_batch_count(job->character_count, width), &begin, &end)) ||
+        (r = ossai_lane_check_path(job->path, width)))
         return r;
-    if (!ossai_lane_select(job->path, width))
-        return (unsigned)job->path >= OSSA_LANE_PATH_COUNT ? OSSA_ERR_BAD_ARGUMENT
-                                                           : OSSA_ERR_UNSUPPORTED;
     if (job->outputs) {
         for (int c = begin * width; c < end * width && c < job->character_count; ++c)
             if (!job->outputs[c])

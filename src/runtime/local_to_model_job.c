@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ossa/skeleton.h"
+#include "job_internal.h"
 #include "math_internal.h"
 
 /* Joints [first, joint_count) that lie in from_joint's subtree, marked in a
@@ -39,8 +40,9 @@ static ossa_result validate_common(const uint16_t *parents, int joint_count, con
 {
     if (!parents)
         return OSSA_ERR_MISSING_INPUT;
-    if (joint_count < 1 || joint_count > OSSA_MAX_JOINTS)
-        return OSSA_ERR_INPUT_TOO_SMALL;
+    ossa_result r = ossai_check_joint_count(joint_count);
+    if (r != OSSA_OK)
+        return r;
     if (!local)
         return OSSA_ERR_MISSING_INPUT;
     if (instance_count < 1)
@@ -48,17 +50,14 @@ static ossa_result validate_common(const uint16_t *parents, int joint_count, con
     const int64_t elements = (int64_t)instance_count * joint_count;
     if (local_count < elements)
         return OSSA_ERR_INPUT_TOO_SMALL;
-    if (begin == 0 && end == 0)
-        end = instance_count;
-    if (begin < 0 || end > instance_count || begin > end)
-        return OSSA_ERR_BAD_RANGE;
+    if ((r = ossai_job_range(begin, end, instance_count, &begin, &end)))
+        return r;
     if (root && root_count < instance_count)
         return OSSA_ERR_INPUT_TOO_SMALL;
     if (partial && (from_joint < 0 || from_joint >= joint_count))
         return OSSA_ERR_BAD_INDEX;
-    for (int i = 0; i < joint_count; ++i)
-        if (parents[i] != OSSA_NO_PARENT && parents[i] >= i)
-            return OSSA_ERR_BAD_INDEX;
+    if ((r = ossai_check_parents(parents, joint_count)))
+        return r;
     if (!model)
         return OSSA_ERR_MISSING_OUTPUT;
     if (model_count < elements)

@@ -1,4 +1,6 @@
 /* math.c - the public maths functions (ossa/math.h), over math_internal.h. */
+#include <float.h>
+
 #include "math_internal.h"
 
 ossa_transform ossa_transform_identity(void)
@@ -26,7 +28,20 @@ ossa_quat ossa_quat_mul(ossa_quat a, ossa_quat b)
 
 ossa_quat ossa_quat_normalize(ossa_quat q)
 {
-    return ossai_quat_normalize(q);
+    /* In float, |q|^2 overflows for |q| above ~1.8e19 and goes subnormal (then
+     * 0) below ~1e-19: there q is first divided by its largest component.
+     * Between, the plain division the jobs use, to the bit. */
+    const float len2 = ossai_quat_dot(q, q);
+    if (len2 >= FLT_MIN && len2 <= FLT_MAX)
+        return ossai_quat_normalize(q);
+    const ossa_quat identity = {0.0f, 0.0f, 0.0f, 1.0f};
+    if (!isfinite(q.x) || !isfinite(q.y) || !isfinite(q.z) || !isfinite(q.w))
+        return identity;
+    const float largest = fmaxf(fmaxf(fabsf(q.x), fabsf(q.y)), fmaxf(fabsf(q.z), fabsf(q.w)));
+    if (largest == 0.0f)
+        return identity;
+    return ossai_quat_normalize(
+        ossai_quat(q.x / largest, q.y / largest, q.z / largest, q.w / largest));
 }
 
 ossa_quat ossa_quat_from_axis_angle(ossa_float3 axis, float angle_rad)

@@ -1,6 +1,7 @@
 /* palette_job.c - skinning matrices: model[skin_joint[k]] * inverse_bind[k]. */
 #include "ossa/palette_job.h"
 
+#include "job_internal.h"
 #include "math_internal.h"
 
 ossa_result ossa_palette_job_validate(const ossa_palette_job *job)
@@ -18,14 +19,12 @@ ossa_result ossa_palette_job_validate(const ossa_palette_job *job)
         return OSSA_ERR_MISSING_INPUT;
     if (job->skin_joint_count < 1)
         return OSSA_ERR_INPUT_TOO_SMALL;
-    for (int k = 0; k < job->skin_joint_count; ++k)
-        if (job->skin_joint[k] >= job->joint_count)
-            return OSSA_ERR_BAD_INDEX;
-    int begin = job->instance_begin, end = job->instance_end;
-    if (begin == 0 && end == 0)
-        end = job->instance_count;
-    if (begin < 0 || end > job->instance_count || begin > end)
-        return OSSA_ERR_BAD_RANGE;
+    int begin, end;
+    ossa_result r;
+    if ((r = ossai_check_skin_joints(job->skin_joint, job->skin_joint_count, job->joint_count)) ||
+        (r = ossai_job_range(job->instance_begin, job->instance_end, job->instance_count, &begin,
+                             &end)))
+        return r;
     if (!job->palette)
         return OSSA_ERR_MISSING_OUTPUT;
     if (job->palette_count < (int64_t)job->instance_count * job->skin_joint_count)

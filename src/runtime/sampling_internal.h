@@ -44,6 +44,18 @@ static inline void ossai_clip_locate(const ossa_clip *clip, float t, uint32_t *f
     *alpha = u - (float)f;
 }
 
+/* The frames before (*a) and after (*b) clip time t in [0, duration], and the
+ * factor between them; a one-frame clip's two frames are the same. */
+static inline void ossai_clip_frames_at(const ossa_clip *clip, float t, const float **a,
+                                        const float **b, float *alpha)
+{
+    uint32_t f0;
+    ossai_clip_locate(clip, t, &f0, alpha);
+    const uint32_t n = ossai_clip_frame_floats(clip);
+    *a = ossai_clip_frames(clip) + (size_t)f0 * n;
+    *b = clip->frame_count > 1 ? *a + n : *a;
+}
+
 /* The interpolation factor of a STEP track: it holds frame f0, except at the
  * clip's end (alpha 1 on the last pair), where the last frame is the key. */
 static inline float ossai_step_alpha(float alpha)

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 
 #include "format.h"
+#include "job_internal.h"
 #include "math_internal.h"
 #include "sampling_internal.h"
 
@@ -53,52 +54,33 @@ static inline ossa_transform sample_joint(const ossa_clip *clip, const float *a,
 ossa_transform ossa_clip_sample_joint(const ossa_clip *clip, int joint, float t_s,
                                       ossa_rotation_interp rotation_interp)
 {
-    uint32_t f0;
+    const float *a, *b;
     float alpha;
-    ossai_clip_locate(clip, t_s, &f0, &alpha);
-    const float *frames = ossai_clip_frames(clip);
-    const uint32_t n = ossai_clip_frame_floats(clip);
-    const float *a = frames + (size_t)f0 * n;
-    const float *b = clip->frame_count > 1 ? a + n : a;
+    ossai_clip_frames_at(clip, t_s, &a, &b, &alpha);
     return sample_joint(clip, a, b, (uint32_t)joint, alpha, rotation_interp,
                         (clip->flags & OSSAI_CLIP_HAS_STEP) != 0);
 }
 
 ossa_result ossa_sampling_job_validate(const ossa_sampling_job *job)
 {
-    if (!job || !job->clips)
+    if (!job)
         return OSSA_ERR_MISSING_INPUT;
-    if (job->clip_count < 1)
-        return OSSA_ERR_INPUT_TOO_SMALL;
-    for (int k = 0; k < job->clip_count; ++k)
-        if (!job->clips[k])
-            return OSSA_ERR_MISSING_INPUT;
-    const uint32_t joints = job->clips[0]->joint_count;
-    for (int k = 1; k < job->clip_count; ++k)
-        if (job->clips[k]->joint_count != joints)
-            return OSSA_ERR_COUNT_MISMATCH;
-    if (!job->time_s)
-        return OSSA_ERR_MISSING_INPUT;
-    if (job->time_count < 1)
-        return OSSA_ERR_INPUT_TOO_SMALL;
+    ossa_result r = ossai_check_sampling_inputs(job->clips, job->clip_count, job->time_s,
+                                                job->time_count, job->clip_index,
+                                                job->clip_index_count);
+    if (r != OSSA_OK)
+        return r;
     const int n = job->time_count;
-    if (job->clip_index && job->clip_index_count < n)
-        return OSSA_ERR_INPUT_TOO_SMALL;
-    int begin = job->instance_begin, end = job->instance_end;
-    if (begin == 0 && end == 0)
-        end = n;
-    if (begin < 0 || end > n || begin > end)
-        return OSSA_ERR_BAD_RANGE;
-    if (job->clip_index)
-        for (int i = begin; i < end; ++i)
-            if (job->clip_index[i] >= job->clip_count)
-                return OSSA_ERR_BAD_INDEX;
+    int begin, end;
+    if ((r = ossai_job_range(job->instance_begin, job->instance_end, n, &begin, &end)) ||
+        (r = ossai_check_clip_indices(job->clip_index, begin, end, job->clip_count)))
+        return r;
     if ((unsigned)job->wrap >= OSSA_WRAP_COUNT ||
         (unsigned)job->rotation_interp >= OSSA_ROTATION_COUNT)
         return OSSA_ERR_BAD_ARGUMENT;
     if (!job->output)
         return OSSA_ERR_MISSING_OUTPUT;
-    if ((int64_t)job->output_count < (int64_t)n * joints)
+    if ((int64_t)job->output_count < (int64_t)n * job->clips[0]->joint_count)
         return OSSA_ERR_OUTPUT_TOO_SMALL;
     return OSSA_OK;
 }
@@ -114,13 +96,10 @@ ossa_result ossa_sampling_job_run(const ossa_sampling_job *job)
     const uint32_t joints = job->clips[0]->joint_count;
     for (int i = begin; i < end; ++i) {
         const ossa_clip *clip = job->clips[job->clip_index ? job->clip_index[i] : 0];
-        float t = ossa_clip_time(job->wrap, clip->duration, job->time_s[i]);
-        uint32_t f0;
+        const float *a, *b;
         float alpha;
-        ossai_clip_locate(clip, t, &f0, &alpha);
-        const uint32_t n = ossai_clip_frame_floats(clip);
-        const float *a = ossai_clip_frames(clip) + (size_t)f0 * n;
-        const float *b = clip->frame_count > 1 ? a + n : a;
+        ossai_clip_frames_at(clip, ossa_clip_time(job->wrap, clip->duration, job->time_s[i]), &a,
+                             &b, &alpha);
         ossa_transform *out = job->output + (size_t)i * joints;
         /* Two copies of the loop, so that clips without STEP tracks (most)
          * pay nothing for them. */

@@ -1,5 +1,6 @@
 /* skeleton.c - accessors for the runtime skeleton and its validator. */
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "format.h"
@@ -100,6 +101,12 @@ ossa_result ossa_skeleton_validate(const void *data, size_t bytes, const ossa_sk
         return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, -1, 40,
                               "%s: metres_per_unit = %g, must be finite and >= 0", where,
                               (double)s->metres_per_unit);
+    for (size_t k = 0; k < sizeof s->reserved / sizeof s->reserved[0]; ++k)
+        if (s->reserved[k] != 0)
+            return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, -1,
+                                  (int64_t)(offsetof(ossa_skeleton, reserved) + 4 * k),
+                                  "%s: reserved word %zu is 0x%x, not 0", where, k,
+                                  s->reserved[k]);
     const uint64_t n = s->joint_count, limit = s->bytes;
     if ((r = ossai_check_array(limit, s->parents_offset, n, 2, 16, where, "parents", error)))
         return r;

@@ -25,6 +25,26 @@
 #define OSSAI_SKIN_INLINE static inline
 #endif
 
+/* Defines the kernel entry `void name(const ossai_skin_batch *b)`: it calls
+ * the file's skin(b, influences, tangents) with both as constants, one call
+ * site (one loop) per pair. A macro, so the call sites stay in each
+ * instruction set's own compilation unit. */
+#define OSSAI_SKIN_DISPATCH(name)                                                              \
+    void name(const ossai_skin_batch *b)                                                       \
+    {                                                                                          \
+        switch (b->influences * 2 + (b->tangents ? 1 : 0)) {                                   \
+        case 2: skin(b, 1, false); break;                                                      \
+        case 3: skin(b, 1, true); break;                                                       \
+        case 4: skin(b, 2, false); break;                                                      \
+        case 5: skin(b, 2, true); break;                                                       \
+        case 6: skin(b, 3, false); break;                                                      \
+        case 7: skin(b, 3, true); break;                                                       \
+        case 8: skin(b, 4, false); break;                                                      \
+        case 9: skin(b, 4, true); break;                                                       \
+        default: break;                                                                        \
+        }                                                                                      \
+    }
+
 typedef struct ossai_skin_batch {
     const float *src;          /* bind stream at the batch's first vertex, 16-aligned */
     float *dst;                /* output at the batch's first vertex, 16-aligned */

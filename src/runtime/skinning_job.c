@@ -4,6 +4,7 @@
 
 #include "cpu.h"
 #include "format.h"
+#include "job_internal.h"
 #include "skinning_internal.h"
 
 typedef void (*kernel_fn)(const ossai_skin_batch *batch);
@@ -75,10 +76,8 @@ ossa_result ossa_skinning_job_validate(const ossa_skinning_job *job)
     if (job->palette_count < (int)mesh->skin_joint_count)
         return OSSA_ERR_INPUT_TOO_SMALL;
     const int vertices = (int)mesh->vertex_count;
-    int begin = job->vertex_begin, end = job->vertex_end;
-    if (begin == 0 && end == 0)
-        end = vertices;
-    if (begin < 0 || end > vertices || begin > end)
+    int begin, end;
+    if (ossai_job_range(job->vertex_begin, job->vertex_end, vertices, &begin, &end))
         return OSSA_ERR_BAD_RANGE;
     if (!job->output)
         return OSSA_ERR_MISSING_OUTPUT;

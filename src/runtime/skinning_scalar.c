@@ -51,17 +51,4 @@ OSSAI_SKIN_INLINE void skin(const ossai_skin_batch *b, const int n, const bool t
     }
 }
 
-void ossai_skin_scalar(const ossai_skin_batch *b)
-{
-    switch (b->influences * 2 + (b->tangents ? 1 : 0)) {
-    case 2: skin(b, 1, false); break;
-    case 3: skin(b, 1, true); break;
-    case 4: skin(b, 2, false); break;
-    case 5: skin(b, 2, true); break;
-    case 6: skin(b, 3, false); break;
-    case 7: skin(b, 3, true); break;
-    case 8: skin(b, 4, false); break;
-    case 9: skin(b, 4, true); break;
-    default: break;
-    }
-}
+OSSAI_SKIN_DISPATCH(ossai_skin_scalar)

@@ -14,9 +14,6 @@ ossa_result ossai_check_array(uint64_t limit, uint64_t offset, uint64_t count,
                               uint64_t elem_bytes, uint64_t alignment, const char *section,
                               const char *what, ossa_error *error);
 
-/* Checks that data[0, bytes) holds a NUL, i.e. is a terminated string. */
-int ossai_has_nul(const char *data, uint64_t bytes);
-
 /* |q| within this of 1 is accepted as a unit quaternion in stored data. */
 #define OSSAI_UNIT_TOLERANCE 1e-3f
 

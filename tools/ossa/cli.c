@@ -32,6 +32,20 @@ double cli_median(double *values, size_t n)
     return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
+uint32_t cli_hash(uint32_t x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    return x ^ (x >> 16);
+}
+
+float cli_unit(uint32_t seed)
+{
+    return (float)(cli_hash(seed) >> 8) / 16777216.0f;
+}
+
 bool cli_is(const char *arg, const char *name, const char *short_name)
 {
     return strcmp(arg, name) == 0 || (short_name && strcmp(arg, short_name) == 0);

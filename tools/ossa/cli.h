@@ -16,6 +16,11 @@ uint64_t cli_now_ns(void);
 /* Median of n values (sorts values in place); 0 for n == 0. */
 double cli_median(double *values, size_t n);
 
+/* A 32-bit integer hash (deterministic variety from an index or a seed). */
+uint32_t cli_hash(uint32_t x);
+/* cli_hash(seed) as a float in [0, 1), in steps of 2^-24. */
+float cli_unit(uint32_t seed);
+
 /* True when arg is --name or -short (short may be NULL). */
 bool cli_is(const char *arg, const char *name, const char *short_name);
 /* Parses the value following option argv[*i] into *out, advancing *i.

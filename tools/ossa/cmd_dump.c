@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blob_file.h"
 #include "cli.h"
 #include "commands.h"
 #include "json_out.h"
@@ -178,18 +179,14 @@ static void json_vectors(const float *v, int count)
 static void print_json(const dump *d)
 {
     const ossa_skeleton *s = d->blob->skeleton;
-    const uint16_t *parents = ossa_skeleton_parents(s);
     printf("{\"clip\": ");
     json_string(stdout, d->clip ? ossa_clip_name(d->clip) : NULL);
     printf(", \"time\": ");
     json_float(stdout, d->time_s);
     printf(",\n \"joints\": [");
     for (int j = 0; j < ossa_skeleton_joint_count(s); ++j) {
-        printf("%s\n  {\"name\": ", j ? "," : "");
-        json_string(stdout, ossa_skeleton_joint_name(s, j));
-        printf(", \"parent\": ");
-        json_string(stdout, parents[j] == OSSA_NO_PARENT ? NULL
-                                                          : ossa_skeleton_joint_name(s, parents[j]));
+        printf("%s\n  ", j ? "," : "");
+        blob_file_json_joint(stdout, s, j);
         printf(", \"model\": [");
         for (int k = 0; k < 12; ++k) {
             if (k)
@@ -291,12 +288,9 @@ int cmd_dump(int argc, char **argv)
         return 2;
     }
     ossa_blob blob;
-    ossa_error error;
-    void *data = NULL;
-    if (ossa_blob_load_file(path, NULL, &blob, &data, &error) != OSSA_OK) {
-        cli_error("dump", "%s (%s)", error.message, ossa_result_name(error.code));
+    void *data;
+    if (!blob_file_load("dump", path, &blob, &data))
         return 1;
-    }
     int code = 1;
     dump d;
     memset(&d, 0, sizeof d);

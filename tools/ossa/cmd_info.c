@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blob_file.h"
 #include "cli.h"
 #include "commands.h"
 #include "json_out.h"
@@ -237,7 +238,6 @@ static void print_json(const char *path, const ossa_blob *blob)
     if (s && depth) {
         char units[32];
         const int n = ossa_skeleton_joint_count(s);
-        const uint16_t *parents = ossa_skeleton_parents(s);
         printf("{\"joint_count\": %d, \"roots\": %d, \"depth\": %d, \"order\": \"%s\", "
                "\"metres_per_unit\": ",
                n, roots_of(s), ossa_skeleton_max_depth(s),
@@ -247,12 +247,8 @@ static void print_json(const char *path, const ossa_blob *blob)
         json_string(stdout, units_name(ossa_skeleton_metres_per_unit(s), units, sizeof units));
         printf(", \"bytes\": %zu,\n  \"joints\": [", ossa_skeleton_bytes(s));
         for (int j = 0; j < n; ++j) {
-            printf("%s\n    {\"name\": ", j ? "," : "");
-            json_string(stdout, ossa_skeleton_joint_name(s, j));
-            printf(", \"parent\": ");
-            json_string(stdout, parents[j] == OSSA_NO_PARENT
-                                    ? NULL
-                                    : ossa_skeleton_joint_name(s, parents[j]));
+            printf("%s\n    ", j ? "," : "");
+            blob_file_json_joint(stdout, s, j);
             printf(", \"depth\": %d}", depth[j]);
         }
         printf("]}");
@@ -321,12 +317,9 @@ int cmd_info(int argc, char **argv)
         return 2;
     }
     ossa_blob blob;
-    ossa_error error;
-    void *data = NULL;
-    if (ossa_blob_load_file(path, NULL, &blob, &data, &error) != OSSA_OK) {
-        cli_error("info", "%s (%s)", error.message, ossa_result_name(error.code));
+    void *data;
+    if (!blob_file_load("info", path, &blob, &data))
         return 1;
-    }
     if (json)
         print_json(path, &blob);
     else

@@ -53,7 +53,7 @@ static int parse(int argc, char **argv, render_options *o)
     o->fps = 25.0f;
     o->frames = 1;
     for (int i = 1; i < argc; ++i) {
-        const int common = render_common_parse(argc, argv, &i, &o->common);
+        const int common = render_common_parse(argc, argv, &i, &o->common, "render");
         if (common < 0)
             return 2;
         if (common > 0)
@@ -79,15 +79,10 @@ static int parse(int argc, char **argv, render_options *o)
             o->compare = true;
         } else if (cli_is(argv[i], "--bind-pose", NULL)) {
             o->bind_pose = true;
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+        } else {
             cli_error("render", "unexpected argument '%s'", argv[i]);
             help(stderr);
             return 2;
-        } else if (o->common.file) {
-            cli_error("render", "one FILE.ossa at most ('%s' and '%s')", o->common.file, argv[i]);
-            return 2;
-        } else {
-            o->common.file = argv[i];
         }
     }
     if (!o->output) {

@@ -186,7 +186,7 @@ static int parse(int argc, char **argv, view *v, int *frames, float *quit_after_
     v->options.width = 1280;
     v->options.height = 720;
     for (int i = 1; i < argc; ++i) {
-        const int common = render_common_parse(argc, argv, &i, &v->options);
+        const int common = render_common_parse(argc, argv, &i, &v->options, "view");
         if (common < 0)
             return 2;
         if (common > 0)
@@ -200,15 +200,10 @@ static int parse(int argc, char **argv, view *v, int *frames, float *quit_after_
         } else if (cli_is(argv[i], "--quit-after", NULL)) {
             if (!cli_float_arg(argc, argv, &i, 0.0f, 1e7f, quit_after_s))
                 return 2;
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+        } else {
             cli_error("view", "unexpected argument '%s'", argv[i]);
             help(stderr);
             return 2;
-        } else if (v->options.file) {
-            cli_error("view", "one FILE.ossa at most ('%s' and '%s')", v->options.file, argv[i]);
-            return 2;
-        } else {
-            v->options.file = argv[i];
         }
     }
     return -1;

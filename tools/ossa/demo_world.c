@@ -7,35 +7,13 @@
 
 #include "cli.h"
 
-static uint32_t hash(uint32_t x)
-{
-    x ^= x >> 16;
-    x *= 0x7feb352du;
-    x ^= x >> 15;
-    x *= 0x846ca68bu;
-    return x ^ (x >> 16);
-}
-
-static float unit(uint32_t seed)
-{
-    return (float)(hash(seed) >> 8) / 16777216.0f;
-}
-
 /* Height of the rest pose: the spread of the joints' model-space y. */
 static float rest_height(const ossa_skeleton *skeleton)
 {
     const int joints = ossa_skeleton_joint_count(skeleton);
     ossa_mat34 *model = cli_alloc(sizeof(ossa_mat34) * (size_t)joints);
-    ossa_local_to_model_job job = {0};
-    job.parents = ossa_skeleton_parents(skeleton);
-    job.joint_count = joints;
-    job.local = ossa_skeleton_rest_pose(skeleton);
-    job.local_count = joints;
-    job.instance_count = 1;
-    job.model = model;
-    job.model_count = joints;
     float lo = 0.0f, hi = 0.0f;
-    if (ossa_local_to_model_job_run(&job) == OSSA_OK)
+    if (scene_rest_models(skeleton, model))
         for (int j = 0; j < joints; ++j) {
             lo = fminf(lo, model[j].m[1][3]);
             hi = fmaxf(hi, model[j].m[1][3]);
@@ -65,11 +43,6 @@ static bool sees(const demo_camera *c, view v, ossa_float3 p)
     const float dx = p.x - c->eye.x, dz = p.z - c->eye.z;
     const float along = dx * v.x + dz * v.z;
     return along > 0.0f && along * along >= v.cos_half_fov * v.cos_half_fov * (dx * dx + dz * dz);
-}
-
-bool demo_camera_sees(const demo_camera *c, float yaw_rad, ossa_float3 p)
-{
-    return sees(c, view_at(c, yaw_rad), p);
 }
 
 static float distance_xz(ossa_float3 a, ossa_float3 b)
@@ -116,20 +89,10 @@ static void lay_out(demo_world *w)
 static int make_crowd(demo_world *w)
 {
     const scene_character *c = w->character;
-    ossa_crowd_desc d = {0};
-    d.skeleton = c->skeleton;
-    d.clips = c->clips;
-    d.clip_count = c->clip_count;
-    d.capacity = w->options.characters;
+    ossa_crowd_desc d = scene_crowd_desc(c, w->options.characters, w->options.skinned);
     if (c->feet[0]) {
         d.foot_names = c->feet;
         d.foot_count = 2;
-    }
-    if (w->options.skinned > 0) {
-        d.skin_joints = ossa_mesh_skin_joints(c->mesh);
-        d.inverse_binds = ossa_mesh_inverse_binds(c->mesh);
-        d.skin_joint_count = ossa_mesh_skin_joint_count(c->mesh);
-        d.skinned_capacity = w->options.skinned;
     }
     const size_t bytes = ossa_crowd_size(&d);
     if (!bytes) {
@@ -141,16 +104,16 @@ static int make_crowd(demo_world *w)
     for (int i = 0; r == OSSA_OK && i < w->options.characters; ++i) {
         const uint32_t k = (uint32_t)i * 8u;
         ossa_character_desc ch = {0};
-        ch.clip_a = (int)(hash(k) % (uint32_t)c->clip_count);
+        ch.clip_a = (int)(cli_hash(k) % (uint32_t)c->clip_count);
         ch.clip_b = ch.clip_a;
         if (i % 4 == 0) { /* a quarter blend two clips */
             ch.clip_b = (ch.clip_a + 1) % c->clip_count;
-            ch.weight_b = 0.25f + 0.5f * unit(k + 1);
+            ch.weight_b = 0.25f + 0.5f * cli_unit(k + 1);
         }
-        ch.time_s = 10.0f * unit(k + 2);
-        ch.speed = 0.8f + 0.45f * unit(k + 3);
+        ch.time_s = 10.0f * cli_unit(k + 2);
+        ch.speed = 0.8f + 0.45f * cli_unit(k + 3);
         ch.position = w->position[i];
-        ch.yaw_rad = 6.2831853f * unit(k + 4);
+        ch.yaw_rad = 6.2831853f * cli_unit(k + 4);
         ch.update_interval = w->interval[i];
         ch.inactive = true; /* the first step decides */
         r = ossa_crowd_spawn(w->crowd, &ch, &w->entity[i]);

@@ -80,8 +80,6 @@ void demo_world_fini(demo_world *w);
 ossa_result demo_world_step(demo_world *w);
 /* The camera's yaw at time t. */
 float demo_camera_yaw(const demo_camera *c, float time_s);
-/* Whether a point is in the camera's view at that yaw. */
-bool demo_camera_sees(const demo_camera *c, float yaw_rad, ossa_float3 p);
 /* The last frame, as plain arrays (valid until the next step). */
 demo_frame_view demo_world_view(const demo_world *w);
 

@@ -43,9 +43,17 @@ static bool parse_size(const char *text, int *w, int *h)
     return true;
 }
 
-int render_common_parse(int argc, char **argv, int *i, render_common *o)
+int render_common_parse(int argc, char **argv, int *i, render_common *o, const char *command)
 {
     const char *arg = argv[*i], *value = NULL;
+    if (arg[0] != '-' || arg[1] == '\0') {
+        if (o->file) {
+            cli_error(command, "one FILE.ossa at most ('%s' and '%s')", o->file, arg);
+            return -1;
+        }
+        o->file = arg;
+        return 1;
+    }
     if (cli_is(arg, "--characters", "-n"))
         return cli_int_arg(argc, argv, i, 1, 4096, &o->characters) ? 1 : -1;
     if (cli_is(arg, "--samples", NULL))

@@ -37,9 +37,10 @@ void render_common_defaults(render_common *o);
 /* Mesa's EGL prints its own warnings when a driver fails to load; the tool
  * says what is wrong in one line instead, unless EGL_LOG_LEVEL is set. */
 void render_quiet_driver_logs(void);
-/* Consumes argv[*i] when it is one of the options above (or FILE is not):
- * 1 consumed, 0 not ours, -1 usage error (printed). */
-int render_common_parse(int argc, char **argv, int *i, render_common *o);
+/* Consumes argv[*i] when it is one of the options above or the FILE (any
+ * argument not starting with '-', or "-" itself; a second one is an error):
+ * 1 consumed, 0 not ours, -1 usage error (printed, prefixed with command). */
+int render_common_parse(int argc, char **argv, int *i, render_common *o, const char *command);
 
 /* One frame's stage times in ms. */
 typedef struct render_sample {

@@ -175,3 +175,33 @@ void scene_character_free(scene_character *c)
     ossa_free(NULL, c->blob_data);
     memset(c, 0, sizeof *c);
 }
+
+bool scene_rest_models(const ossa_skeleton *skeleton, ossa_mat34 *model)
+{
+    const int joints = ossa_skeleton_joint_count(skeleton);
+    ossa_local_to_model_job job = {0};
+    job.parents = ossa_skeleton_parents(skeleton);
+    job.joint_count = joints;
+    job.local = ossa_skeleton_rest_pose(skeleton);
+    job.local_count = joints;
+    job.instance_count = 1;
+    job.model = model;
+    job.model_count = joints;
+    return ossa_local_to_model_job_run(&job) == OSSA_OK;
+}
+
+ossa_crowd_desc scene_crowd_desc(const scene_character *c, int capacity, int skinned_capacity)
+{
+    ossa_crowd_desc d = {0};
+    d.skeleton = c->skeleton;
+    d.clips = c->clips;
+    d.clip_count = c->clip_count;
+    d.capacity = capacity;
+    if (skinned_capacity > 0) {
+        d.skin_joints = ossa_mesh_skin_joints(c->mesh);
+        d.inverse_binds = ossa_mesh_inverse_binds(c->mesh);
+        d.skin_joint_count = ossa_mesh_skin_joint_count(c->mesh);
+        d.skinned_capacity = skinned_capacity;
+    }
+    return d;
+}

@@ -5,8 +5,10 @@
 #ifndef OSSA_SCENE_CHARACTER_H
 #define OSSA_SCENE_CHARACTER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
+#include "ossa/crowd.h"
 #include "ossa/ossa.h"
 
 typedef struct scene_character {
@@ -41,5 +43,14 @@ int scene_character_from_parts(scene_character *c, const ossa_skeleton *skeleton
                                const ossa_clip *const *clips, int clip_count,
                                const ossa_mesh *mesh, const char *name, const char *command);
 void scene_character_free(scene_character *c);
+
+/* A crowd of the character: its skeleton and clips, `capacity` characters
+ * and, when skinned_capacity > 0, that many skinned slots wearing its mesh.
+ * Width, path and feet are left at their defaults for the caller. */
+ossa_crowd_desc scene_crowd_desc(const scene_character *c, int capacity, int skinned_capacity);
+
+/* The skeleton's rest pose in model space: joint_count matrices into model.
+ * False when the walk fails. */
+bool scene_rest_models(const ossa_skeleton *skeleton, ossa_mat34 *model);
 
 #endif /* OSSA_SCENE_CHARACTER_H */
