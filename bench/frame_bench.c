@@ -129,6 +129,8 @@ int bench_frame_main(int argc, char **argv)
         VARIANT(V_FUSED, "fused", "lanes, fused per batch", frame_lanes_fused),
         VARIANT(V_CROWD, "crowd", "the library: ossa_crowd + skinning", frame_crowd),
         VARIANT(V_CROWD_TIMED, "crowd-stages", "the same, stages timed", frame_crowd_timed),
+        VARIANT(V_CROWD_PLAIN, "crowd-plain-stores", "the same, skin without streaming stores",
+                frame_crowd_plain),
         VARIANT(V_SAMPLE, "sample", "lanes: sample one clip (alone)", frame_lane_sample),
         VARIANT(V_SAMPLE_GATHER, "sample-gather", "lanes: sample, gathers (alone)",
                 frame_lane_sample_gather),

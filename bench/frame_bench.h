@@ -27,6 +27,7 @@ enum {
     V_FUSED,        /* lane jobs fused per batch, then skinning */
     V_CROWD,        /* the library: crowd runner, untimed */
     V_CROWD_TIMED,  /* the same, each stage timed through the crowd's hook */
+    V_CROWD_PLAIN,  /* the same, untimed, skinning with ordinary stores */
     V_SAMPLE,       /* lane stages alone */
     V_SAMPLE_GATHER,
     V_BLEND,

@@ -52,6 +52,15 @@ void frame_crowd(void *scene)
     note(s, crowd_runner_frame(&s->runner, s->dt));
 }
 
+void frame_crowd_plain(void *scene)
+{
+    frame_scene *s = scene;
+    s->runner.timed = 0;
+    s->runner.stream_output = false;
+    note(s, crowd_runner_frame(&s->runner, s->dt));
+    s->runner.stream_output = true;
+}
+
 void frame_crowd_timed(void *scene)
 {
     frame_scene *s = scene;

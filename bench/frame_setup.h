@@ -109,6 +109,8 @@ void frame_lanes_fused(void *scene);
  * then skinning), untimed and timed by stage. */
 void frame_crowd(void *scene);
 void frame_crowd_timed(void *scene);
+/* frame_crowd with the runner's skinning on ordinary stores (not streaming). */
+void frame_crowd_plain(void *scene);
 /* Median ns of a stage over the last `calls` calls (0 when none). */
 double frame_timing_median(const frame_timing *t, int stage, int calls);
 

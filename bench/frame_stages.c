@@ -129,6 +129,7 @@ void frame_skin_range(frame_scene *s, int begin, int end, const ossa_mat34 *pale
         j.output = streams + (size_t)i * s->stream_bytes;
         j.output_bytes = s->stream_bytes;
         j.path = path;
+        j.stream_output = true; /* as the library's frame (crowd_runner.h) */
         note(s, ossa_skinning_job_run(&j));
     }
 }

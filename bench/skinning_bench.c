@@ -246,6 +246,9 @@ int bench_skinning_main(int argc, char **argv)
                      ossa_skinning_path_name((ossa_skinning_path)p));
             STEP(path_ids[p], text, SKIN_LIBRARY_FULL, (ossa_skinning_path)p, o.threads, -1);
         }
+        snprintf(text, sizeof text, "library %s, + tangents, streaming stores",
+                 ossa_skinning_path_name(best));
+        STEP("lib_stream", text, SKIN_LIBRARY_STREAM, best, o.threads, -1);
     }
     const size_t floor_bytes = skin_crowd_output_bytes(&crowd, SKIN_LIBRARY_FULL);
     snprintf(text, sizeof text, "floor: write %zu B/vertex, plain stores",

@@ -330,7 +330,8 @@ size_t skin_crowd_output_bytes(const skin_crowd *c, skin_step step)
     switch (step) {
     case SKIN_NAIVE: return n * sizeof(naive_vertex);
     case SKIN_SPLIT: return n * sizeof(naive_skinned);
-    case SKIN_LIBRARY_FULL: return n * (size_t)ossa_mesh_skinned_stride(c->mesh);
+    case SKIN_LIBRARY_FULL:
+    case SKIN_LIBRARY_STREAM: return n * (size_t)ossa_mesh_skinned_stride(c->mesh);
     default: return n * 32;
     }
 }
@@ -351,6 +352,7 @@ static void run_one(skin_crowd *c, skin_step step, ossa_skinning_path path, int 
     case SKIN_SORTED: naive_skin_sorted(&c->naive, p4, out); break;
     case SKIN_LIBRARY:
     case SKIN_LIBRARY_FULL:
+    case SKIN_LIBRARY_STREAM:
     default: {
         ossa_skinning_job job = {0};
         job.mesh = step == SKIN_LIBRARY ? c->mesh_pn : c->mesh;
@@ -359,6 +361,7 @@ static void run_one(skin_crowd *c, skin_step step, ossa_skinning_path path, int 
         job.output = out;
         job.output_bytes = c->output_stride;
         job.path = path;
+        job.stream_output = step == SKIN_LIBRARY_STREAM;
         (void)ossa_skinning_job_run(&job); /* the bench checks the path is supported */
         break;
     }

@@ -20,6 +20,7 @@ typedef enum skin_step {
     SKIN_SORTED,       /* (d) influence-sorted loops */
     SKIN_LIBRARY,      /* (e) ossa_skinning_job, position + normal (the seed's work) */
     SKIN_LIBRARY_FULL, /* ossa_skinning_job on the mesh as built (with its tangents) */
+    SKIN_LIBRARY_STREAM, /* the same with streaming stores (stream_output) */
     SKIN_STEP_COUNT
 } skin_step;
 

@@ -32,6 +32,10 @@ static float *alloc_output(const ossa_mesh *mesh)
     return out;
 }
 
+/* Every call below runs with ordinary and with streaming stores in turn
+ * (streaming is set for the whole test by the loops over `stream`). */
+static bool stream;
+
 static ossa_result skin(const ossa_mesh *mesh, const ossa_mat34 *palette, float *out,
                         ossa_skinning_path path, int begin, int end)
 {
@@ -44,6 +48,7 @@ static ossa_result skin(const ossa_mesh *mesh, const ossa_mat34 *palette, float 
     job.output = out;
     job.output_bytes = (size_t)ossa_mesh_vertex_count(mesh) * (size_t)ossa_mesh_skinned_stride(mesh);
     job.path = path;
+    job.stream_output = stream;
     return ossa_skinning_job_run(&job);
 }
 
@@ -87,16 +92,18 @@ TEST(every_path_matches_the_double_precision_reference)
         REQUIRE(mesh);
         ossa_mat34 *palette = ts_aligned(sizeof(ossa_mat34) * (size_t)o.skin_joints);
         ts_random_palette(&r, palette, o.skin_joints);
-        for (int p = 0; p < PATH_COUNT; ++p) {
-            if (!ossa_skinning_path_supported(all_paths[p]))
+        for (int p = 0; p < 2 * PATH_COUNT; ++p) {
+            stream = p >= PATH_COUNT;
+            if (!ossa_skinning_path_supported(all_paths[p % PATH_COUNT]))
                 continue;
             float *out = alloc_output(mesh);
-            CHECK_RESULT(skin(mesh, palette, out, all_paths[p], 0, 0), OSSA_OK);
+            CHECK_RESULT(skin(mesh, palette, out, all_paths[p % PATH_COUNT], 0, 0), OSSA_OK);
             int w_exact;
             const double e = reference_error(&m, mesh, palette, out, &w_exact);
             if (!(e <= SKIN_TOLERANCE))
-                fprintf(stderr, "path %s, trial %d: relative error %.3g\n",
-                        ossa_skinning_path_name(all_paths[p]), trial, e);
+                fprintf(stderr, "path %s%s, trial %d: relative error %.3g\n",
+                        ossa_skinning_path_name(all_paths[p % PATH_COUNT]),
+                        stream ? " streaming" : "", trial, e);
             CHECK(e <= SKIN_TOLERANCE);
             CHECK(w_exact);
             free(out);
@@ -106,7 +113,8 @@ TEST(every_path_matches_the_double_precision_reference)
         ossa_mesh_free(mesh, NULL);
         ts_mesh_free(&m);
     }
-    CHECK(tested >= 12); /* at least auto and scalar, every trial */
+    stream = false;
+    CHECK(tested >= 24); /* at least auto and scalar, both ways, every trial */
     fprintf(stderr, "skinning paths on this machine: best %s\n",
             ossa_skinning_path_name(ossa_skinning_best_path()));
 }
@@ -125,21 +133,24 @@ TEST(identity_palette_reproduces_the_source_mesh)
             palette[k] = ossa_mat34_identity();
         const uint32_t *source = ossa_mesh_source_vertices(mesh);
         const int floats = ossa_mesh_skinned_stride(mesh) / 4;
-        for (int p = 0; p < PATH_COUNT; ++p) {
-            if (!ossa_skinning_path_supported(all_paths[p]))
+        for (int p = 0; p < 2 * PATH_COUNT; ++p) {
+            stream = p >= PATH_COUNT;
+            if (!ossa_skinning_path_supported(all_paths[p % PATH_COUNT]))
                 continue;
             float *out = alloc_output(mesh);
-            CHECK_RESULT(skin(mesh, palette, out, all_paths[p], 0, 0), OSSA_OK);
+            CHECK_RESULT(skin(mesh, palette, out, all_paths[p % PATH_COUNT], 0, 0), OSSA_OK);
             bool equal = true;
             for (int v = 0; v < o.vertices; ++v)
                 equal &= ts_mesh_vertex_is_source(&m, (int)source[v],
                                                   out + (size_t)v * (size_t)floats, tangents);
             if (!equal)
-                fprintf(stderr, "path %s differs from the source mesh\n",
-                        ossa_skinning_path_name(all_paths[p]));
+                fprintf(stderr, "path %s%s differs from the source mesh\n",
+                        ossa_skinning_path_name(all_paths[p % PATH_COUNT]),
+                        stream ? " streaming" : "");
             CHECK(equal);
             free(out);
         }
+        stream = false;
         free(palette);
         ossa_mesh_free(mesh, NULL);
         ts_mesh_free(&m);
@@ -148,41 +159,63 @@ TEST(identity_palette_reproduces_the_source_mesh)
 
 TEST(vertex_ranges_write_only_their_vertices_and_match_the_whole)
 {
-    ts_rng r = ts_rng_make(8);
-    ts_mesh m;
-    ts_mesh_options o = {333, 10, 9, 4, true, false, 0};
-    ts_mesh_random(&m, &r, &o);
-    ossa_mesh *mesh = ts_mesh_build(&m, NULL, NULL);
-    REQUIRE(mesh);
-    ossa_mat34 *palette = ts_aligned(sizeof(ossa_mat34) * 9);
-    ts_random_palette(&r, palette, 9);
-    const size_t bytes = (size_t)o.vertices * 48;
-    for (int p = 0; p < PATH_COUNT; ++p) {
-        if (!ossa_skinning_path_supported(all_paths[p]))
-            continue;
-        float *whole = alloc_output(mesh), *pieces = alloc_output(mesh);
-        CHECK_RESULT(skin(mesh, palette, whole, all_paths[p], 0, 0), OSSA_OK);
-        /* Uneven pieces that cut through the influence groups. */
-        int cuts[] = {0, 1, 50, 51, 130, 200, 201, 290, 333};
-        for (int c = 0; c + 1 < (int)(sizeof cuts / sizeof cuts[0]); ++c) {
-            float *probe = alloc_output(mesh);
-            CHECK_RESULT(skin(mesh, palette, probe, all_paths[p], cuts[c], cuts[c + 1]), OSSA_OK);
-            const unsigned char *b = (const unsigned char *)probe;
-            int untouched = 1;
-            for (size_t i = 0; i < bytes; ++i)
-                if (i < (size_t)cuts[c] * 48 || i >= (size_t)cuts[c + 1] * 48)
-                    untouched &= b[i] == 0xCD;
-            CHECK(untouched);
-            free(probe);
-            CHECK_RESULT(skin(mesh, palette, pieces, all_paths[p], cuts[c], cuts[c + 1]), OSSA_OK);
+    for (int tangents = 0; tangents < 2; ++tangents) {
+        ts_rng r = ts_rng_make(8 + (uint64_t)tangents);
+        ts_mesh m;
+        ts_mesh_options o = {333, 10, 9, 4, tangents != 0, false, 0};
+        ts_mesh_random(&m, &r, &o);
+        ossa_mesh *mesh = ts_mesh_build(&m, NULL, NULL);
+        REQUIRE(mesh);
+        ossa_mat34 *palette = ts_aligned(sizeof(ossa_mat34) * 9);
+        ts_random_palette(&r, palette, 9);
+        const size_t stride = (size_t)ossa_mesh_skinned_stride(mesh);
+        const size_t bytes = (size_t)o.vertices * stride;
+        for (int p = 0; p < PATH_COUNT; ++p) {
+            if (!ossa_skinning_path_supported(all_paths[p]))
+                continue;
+            stream = false;
+            float *whole = alloc_output(mesh);
+            CHECK_RESULT(skin(mesh, palette, whole, all_paths[p], 0, 0), OSSA_OK);
+            /* Uneven pieces that cut through the influence groups, with
+             * ordinary and streaming stores, into outputs at every 16-byte
+             * offset from a cache line (streaming stores align themselves). */
+            int cuts[] = {0, 1, 50, 51, 130, 200, 201, 290, 333};
+            for (int way = 0; way < 8; ++way) {
+                stream = way >= 4;
+                const size_t offset = 16u * (size_t)(way % 4);
+                unsigned char *base = ts_aligned(bytes + 64);
+                memset(base, 0xCD, bytes + 64);
+                float *pieces = (float *)(void *)(base + offset);
+                for (int c = 0; c + 1 < (int)(sizeof cuts / sizeof cuts[0]); ++c) {
+                    unsigned char *probe = ts_aligned(bytes + 64);
+                    memset(probe, 0xCD, bytes + 64);
+                    CHECK_RESULT(skin(mesh, palette, (float *)(void *)(probe + offset),
+                                      all_paths[p], cuts[c], cuts[c + 1]),
+                                 OSSA_OK);
+                    int untouched = 1;
+                    for (size_t i = 0; i < bytes + 64; ++i)
+                        if (i < offset + (size_t)cuts[c] * stride ||
+                            i >= offset + (size_t)cuts[c + 1] * stride)
+                            untouched &= probe[i] == 0xCD;
+                    CHECK(untouched);
+                    free(probe);
+                    CHECK_RESULT(skin(mesh, palette, pieces, all_paths[p], cuts[c], cuts[c + 1]),
+                                 OSSA_OK);
+                }
+                if (memcmp(whole, pieces, bytes) != 0)
+                    fprintf(stderr, "path %s%s, offset %zu: pieces differ from the whole\n",
+                            ossa_skinning_path_name(all_paths[p]), stream ? " streaming" : "",
+                            offset);
+                CHECK(memcmp(whole, pieces, bytes) == 0);
+                free(base);
+            }
+            stream = false;
+            free(whole);
         }
-        CHECK(memcmp(whole, pieces, bytes) == 0);
-        free(whole);
-        free(pieces);
+        free(palette);
+        ossa_mesh_free(mesh, NULL);
+        ts_mesh_free(&m);
     }
-    free(palette);
-    ossa_mesh_free(mesh, NULL);
-    ts_mesh_free(&m);
 }
 
 TEST(skinning_job_validity_table)

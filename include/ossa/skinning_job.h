@@ -48,6 +48,16 @@ typedef struct ossa_skinning_job {
     void *output;
     size_t output_bytes;
     ossa_skinning_path path; /* default OSSA_SKINNING_AUTO */
+    /* Write the output with non-temporal (streaming) stores, which go to
+     * memory without first reading each cache line in and do not push other
+     * data out of the cache. Faster when the output is large and this core
+     * does not read it back soon (a crowd's vertices on their way to the
+     * GPU, a mapped GPU buffer); slower when it is read right after and would
+     * have stayed in cache. The results are identical either way. A hint: the
+     * portable path ignores it, and the AVX-512 path uses it for a mesh
+     * without tangents only when the output is 32-byte aligned (64 is best:
+     * whole cache lines). Default false. */
+    bool stream_output;
 } ossa_skinning_job;
 
 ossa_result ossa_skinning_job_validate(const ossa_skinning_job *job);

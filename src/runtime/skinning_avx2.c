@@ -3,7 +3,9 @@
  * blended matrix in one ymm, row 2 in an xmm; two in-lane unpacks and four
  * cross-lane permutes give each column in both 128-bit lanes, so position and
  * normal are transformed together as one ymm [position | normal]; runs of
- * 1-influence vertices on one joint keep their columns. */
+ * 1-influence vertices on one joint keep their columns. Streaming stores are
+ * 16 bytes wide: a vertex with tangents is 48 bytes, so only every other one
+ * starts on the 32-byte boundary a ymm streaming store needs. */
 #include <immintrin.h>
 
 #include "skinning_internal.h"
@@ -11,7 +13,8 @@
 /* Palette matrix j (see palette_stride in skinning_internal.h). */
 #define AT(j) ((const float *)(const void *)((const char *)palette + (size_t)(j) * stride))
 
-OSSAI_SKIN_INLINE void skin(const ossai_skin_batch *b, const int n, const bool tangents)
+OSSAI_SKIN_INLINE void skin(const ossai_skin_batch *b, const int n, const bool tangents,
+                            const bool stream)
 {
     const size_t floats = tangents ? 12 : 8;
     const float *src = b->src;
@@ -60,19 +63,30 @@ OSSAI_SKIN_INLINE void skin(const ossai_skin_batch *b, const int n, const bool t
         o = _mm256_fmadd_ps(c0, _mm256_permute_ps(pn, 0x00), o);
         o = _mm256_fmadd_ps(c1, _mm256_permute_ps(pn, 0x55), o);
         o = _mm256_fmadd_ps(c2, _mm256_permute_ps(pn, 0xAA), o);
-        _mm256_storeu_ps(dst, o);
+        if (stream) {
+            _mm_stream_ps(dst, _mm256_castps256_ps128(o));
+            _mm_stream_ps(dst + 4, _mm256_extractf128_ps(o, 1));
+        } else {
+            _mm256_storeu_ps(dst, o);
+        }
         if (tangents) {
             const __m128 t = _mm_load_ps(src + 8);
             __m128 ot = _mm_mul_ps(_mm256_castps256_ps128(c0), _mm_broadcast_ss(src + 8));
             ot = _mm_fmadd_ps(_mm256_castps256_ps128(c1), _mm_broadcast_ss(src + 9), ot);
             ot = _mm_fmadd_ps(_mm256_castps256_ps128(c2), _mm_broadcast_ss(src + 10), ot);
-            _mm_store_ps(dst + 8, _mm_blend_ps(ot, t, 8)); /* keep the handedness */
+            ot = _mm_blend_ps(ot, t, 8); /* keep the handedness */
+            if (stream)
+                _mm_stream_ps(dst + 8, ot);
+            else
+                _mm_store_ps(dst + 8, ot);
         }
         src += floats;
         dst += floats;
         joints += n;
         weights += n - 1;
     }
+    if (stream)
+        _mm_sfence();
 }
 
-OSSAI_SKIN_DISPATCH(ossai_skin_avx2)
+OSSAI_SKIN_DISPATCH_STREAM(ossai_skin_avx2)

@@ -19,7 +19,12 @@
  * on the range it was skinned in. Cross-lane permutes are the scarce
  * resource: batching shares each register's permutes among its lanes (3 per
  * vertex instead of 4) and leaves out the w spread; runs of 1-influence
- * vertices on one joint reuse its columns without any. */
+ * vertices on one joint reuse its columns without any.
+ * Streaming (non-temporal) stores need 64-byte alignment: one vertex at a
+ * time goes first until the output reaches a cache-line boundary (at most
+ * three vertices), so the whole-register stores fill whole lines; the one at
+ * a time vertices use ordinary stores. Without tangents (32-byte vertices)
+ * that needs the output 32-byte aligned; else it is written ordinarily. */
 #include <immintrin.h>
 #include <string.h>
 
@@ -102,7 +107,27 @@ OSSAI_SKIN_INLINE bool all_joint(const uint16_t *joints, int count, uint16_t joi
     return two == joint * 0x00010001u;
 }
 
-OSSAI_SKIN_INLINE void skin(const ossai_skin_batch *b, const int n, const bool tangents)
+/* A whole-register store; streaming ones are aligned (see above). */
+OSSAI_SKIN_INLINE void store(float *dst, __m512 v, const bool stream)
+{
+    if (stream)
+        _mm512_stream_ps(dst, v);
+    else
+        _mm512_storeu_ps(dst, v);
+}
+
+/* How many vertices of `floats` floats, at most `count`, go one at a time
+ * before dst is 64-byte aligned (dst is 16-byte aligned). */
+OSSAI_SKIN_INLINE size_t lead_in(const float *dst, size_t floats, size_t count)
+{
+    size_t k = 0;
+    for (uintptr_t at = (uintptr_t)dst; at % 64 != 0 && k < count; at += floats * 4)
+        ++k;
+    return k;
+}
+
+OSSAI_SKIN_INLINE void skin(const ossai_skin_batch *b, const int n, const bool tangents,
+                            const bool stream)
 {
     const __m512 zero = _mm512_setzero_ps();
     const float *src = b->src;
@@ -121,6 +146,15 @@ OSSAI_SKIN_INLINE void skin(const ossai_skin_batch *b, const int n, const bool t
          * carry over from block to block. */
         uint16_t current = 0xFFFF; /* no skin joint has this index */
         __m512 c[3] = {zero, zero, zero}, t[3] = {zero, zero, zero};
+        for (size_t k = stream ? lead_in(dst, 12, left) : 0; k > 0; --k, --left) {
+            const __m512 m = blend(palette, stride, joints, weights, n);
+            const __m512 v = _mm512_maskz_loadu_ps(ROWS, src);
+            _mm512_mask_storeu_ps(dst, ROWS, transform(m, m, v, &single));
+            src += 12;
+            dst += 12;
+            joints += n;
+            weights += n - 1;
+        }
         for (; left >= 4; left -= 4) {
             if (n == 1 && all_joint(joints, 4, joints[0])) {
                 if (joints[0] != current) {
@@ -133,17 +167,17 @@ OSSAI_SKIN_INLINE void skin(const ossai_skin_batch *b, const int n, const bool t
                     t[1] = _mm512_maskz_mov_ps(l1.position, c3);
                     t[2] = _mm512_maskz_mov_ps(l2.position, c3);
                 }
-                _mm512_storeu_ps(dst, transform_shared(c, t[0], _mm512_loadu_ps(src)));
-                _mm512_storeu_ps(dst + 16, transform_shared(c, t[1], _mm512_loadu_ps(src + 16)));
-                _mm512_storeu_ps(dst + 32, transform_shared(c, t[2], _mm512_loadu_ps(src + 32)));
+                store(dst, transform_shared(c, t[0], _mm512_loadu_ps(src)), stream);
+                store(dst + 16, transform_shared(c, t[1], _mm512_loadu_ps(src + 16)), stream);
+                store(dst + 32, transform_shared(c, t[2], _mm512_loadu_ps(src + 32)), stream);
             } else {
                 const __m512 m0 = blend(palette, stride, joints, weights, n);
                 const __m512 m1 = blend(palette, stride, joints + n, weights + (n - 1), n);
                 const __m512 m2 = blend(palette, stride, joints + 2 * n, weights + 2 * (n - 1), n);
                 const __m512 m3 = blend(palette, stride, joints + 3 * n, weights + 3 * (n - 1), n);
-                _mm512_storeu_ps(dst, transform(m0, m1, _mm512_loadu_ps(src), &l0));
-                _mm512_storeu_ps(dst + 16, transform(m1, m2, _mm512_loadu_ps(src + 16), &l1));
-                _mm512_storeu_ps(dst + 32, transform(m2, m3, _mm512_loadu_ps(src + 32), &l2));
+                store(dst, transform(m0, m1, _mm512_loadu_ps(src), &l0), stream);
+                store(dst + 16, transform(m1, m2, _mm512_loadu_ps(src + 16), &l1), stream);
+                store(dst + 32, transform(m2, m3, _mm512_loadu_ps(src + 32), &l2), stream);
             }
             src += 48;
             dst += 48;
@@ -164,6 +198,16 @@ OSSAI_SKIN_INLINE void skin(const ossai_skin_batch *b, const int n, const bool t
         const lanes pair = make_lanes(2, 0x0F0F), single = make_lanes(4, 0x000F);
         uint16_t current = 0xFFFF;
         __m512 c[3] = {zero, zero, zero}, t = zero;
+        if (stream && left > 0 && (uintptr_t)dst % 64 != 0) { /* dst % 64 == 32 */
+            const __m512 m = blend(palette, stride, joints, weights, n);
+            const __m512 v = _mm512_maskz_loadu_ps(0x00FF, src);
+            _mm512_mask_storeu_ps(dst, 0x00FF, transform(m, m, v, &single));
+            src += 8;
+            dst += 8;
+            joints += n;
+            weights += n - 1;
+            --left;
+        }
         for (; left >= 2; left -= 2) {
             if (n == 1 && all_joint(joints, 2, joints[0])) {
                 if (joints[0] != current) {
@@ -173,11 +217,11 @@ OSSAI_SKIN_INLINE void skin(const ossai_skin_batch *b, const int n, const bool t
                         c[j] = _mm512_permutexvar_ps(single.column[j], m);
                     t = _mm512_maskz_permutexvar_ps(pair.position, single.column[3], m);
                 }
-                _mm512_storeu_ps(dst, transform_shared(c, t, _mm512_loadu_ps(src)));
+                store(dst, transform_shared(c, t, _mm512_loadu_ps(src)), stream);
             } else {
                 const __m512 m0 = blend(palette, stride, joints, weights, n);
                 const __m512 m1 = blend(palette, stride, joints + n, weights + (n - 1), n);
-                _mm512_storeu_ps(dst, transform(m0, m1, _mm512_loadu_ps(src), &pair));
+                store(dst, transform(m0, m1, _mm512_loadu_ps(src), &pair), stream);
             }
             src += 16;
             dst += 16;
@@ -195,24 +239,40 @@ OSSAI_SKIN_INLINE void skin(const ossai_skin_batch *b, const int n, const bool t
 /* One function per influence count and stride, kept apart (noinline) so the
  * disassembly shows each loop on its own: scripts/kernel_loops.sh counts
  * their instructions, which valgrind cannot (it does not run AVX-512). */
-#define KERNEL(name, n, tangents)                                                                \
+#define KERNEL(name, n, tangents, stream)                                                      \
     __attribute__((noinline)) static void name(const ossai_skin_batch *b)                     \
     {                                                                                          \
-        skin(b, n, tangents);                                                                  \
+        skin(b, n, tangents, stream);                                                          \
     }
-KERNEL(skin1_pn, 1, false)
-KERNEL(skin1_pnt, 1, true)
-KERNEL(skin2_pn, 2, false)
-KERNEL(skin2_pnt, 2, true)
-KERNEL(skin3_pn, 3, false)
-KERNEL(skin3_pnt, 3, true)
-KERNEL(skin4_pn, 4, false)
-KERNEL(skin4_pnt, 4, true)
+KERNEL(skin1_pn, 1, false, false)
+KERNEL(skin1_pnt, 1, true, false)
+KERNEL(skin2_pn, 2, false, false)
+KERNEL(skin2_pnt, 2, true, false)
+KERNEL(skin3_pn, 3, false, false)
+KERNEL(skin3_pnt, 3, true, false)
+KERNEL(skin4_pn, 4, false, false)
+KERNEL(skin4_pnt, 4, true, false)
+KERNEL(skin1_pn_stream, 1, false, true)
+KERNEL(skin1_pnt_stream, 1, true, true)
+KERNEL(skin2_pn_stream, 2, false, true)
+KERNEL(skin2_pnt_stream, 2, true, true)
+KERNEL(skin3_pn_stream, 3, false, true)
+KERNEL(skin3_pnt_stream, 3, true, true)
+KERNEL(skin4_pn_stream, 4, false, true)
+KERNEL(skin4_pnt_stream, 4, true, true)
 
 void ossai_skin_avx512(const ossai_skin_batch *b)
 {
-    static void (*const kernels[8])(const ossai_skin_batch *) = {
-        skin1_pn, skin1_pnt, skin2_pn, skin2_pnt, skin3_pn, skin3_pnt, skin4_pn, skin4_pnt};
-    if (b->influences >= 1 && b->influences <= 4)
-        kernels[2 * (b->influences - 1) + (b->tangents ? 1 : 0)](b);
+    static void (*const kernels[2][8])(const ossai_skin_batch *) = {
+        {skin1_pn, skin1_pnt, skin2_pn, skin2_pnt, skin3_pn, skin3_pnt, skin4_pn, skin4_pnt},
+        {skin1_pn_stream, skin1_pnt_stream, skin2_pn_stream, skin2_pnt_stream, skin3_pn_stream,
+         skin3_pnt_stream, skin4_pn_stream, skin4_pnt_stream}};
+    if (b->influences < 1 || b->influences > 4)
+        return;
+    /* 32-byte vertices stay 16 bytes off a line when the output is 16 bytes
+     * off a 32-byte boundary: those are written ordinarily. */
+    const bool stream = b->stream && (b->tangents || (uintptr_t)b->dst % 32 == 0);
+    kernels[stream ? 1 : 0][2 * (b->influences - 1) + (b->tangents ? 1 : 0)](b);
+    if (stream)
+        _mm_sfence(); /* the streamed lines are visible before the job returns */
 }

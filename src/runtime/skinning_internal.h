@@ -7,7 +7,9 @@
  * which is sum_k w_k P[j_k] with w_n = 1 - sum_{k < n} w_k, needs no last
  * weight, and gives P exactly when all n matrices are equal (the identity
  * palette reproduces the bind pose bit for bit). Then it writes M * position
- * (w = 1), M * normal (w = 0) and M * tangent with the tangent's w kept. */
+ * (w = 1), M * normal (w = 0) and M * tangent with the tangent's w kept.
+ * With `stream`, the SIMD kernels write with non-temporal stores (the
+ * portable one ignores it) and end with a store fence. */
 #ifndef OSSA_SKINNING_INTERNAL_H
 #define OSSA_SKINNING_INTERNAL_H
 
@@ -45,6 +47,31 @@
         }                                                                                      \
     }
 
+/* The same with a third constant, stream: 16 call sites. */
+#define OSSAI_SKIN_DISPATCH_STREAM(name)                                                       \
+    void name(const ossai_skin_batch *b)                                                       \
+    {                                                                                          \
+        switch (b->influences * 4 + (b->tangents ? 2 : 0) + (b->stream ? 1 : 0)) {            \
+        case 4: skin(b, 1, false, false); break;                                               \
+        case 5: skin(b, 1, false, true); break;                                                \
+        case 6: skin(b, 1, true, false); break;                                                \
+        case 7: skin(b, 1, true, true); break;                                                 \
+        case 8: skin(b, 2, false, false); break;                                               \
+        case 9: skin(b, 2, false, true); break;                                                \
+        case 10: skin(b, 2, true, false); break;                                               \
+        case 11: skin(b, 2, true, true); break;                                                \
+        case 12: skin(b, 3, false, false); break;                                              \
+        case 13: skin(b, 3, false, true); break;                                               \
+        case 14: skin(b, 3, true, false); break;                                               \
+        case 15: skin(b, 3, true, true); break;                                                \
+        case 16: skin(b, 4, false, false); break;                                              \
+        case 17: skin(b, 4, false, true); break;                                               \
+        case 18: skin(b, 4, true, false); break;                                               \
+        case 19: skin(b, 4, true, true); break;                                                \
+        default: break;                                                                        \
+        }                                                                                      \
+    }
+
 typedef struct ossai_skin_batch {
     const float *src;          /* bind stream at the batch's first vertex, 16-aligned */
     float *dst;                /* output at the batch's first vertex, 16-aligned */
@@ -57,6 +84,7 @@ typedef struct ossai_skin_batch {
     size_t count;              /* vertices */
     int influences;            /* 1..4 */
     bool tangents;             /* stride 48 bytes (position, normal, tangent), else 32 */
+    bool stream;               /* non-temporal stores (ossa_skinning_job.stream_output) */
 } ossai_skin_batch;
 
 void ossai_skin_scalar(const ossai_skin_batch *batch);

@@ -127,6 +127,7 @@ ossa_result ossa_skinning_job_run(const ossa_skinning_job *job)
             batch.count = hi - lo;
             batch.influences = g;
             batch.tangents = (mesh->flags & OSSAI_MESH_HAS_TANGENTS) != 0;
+            batch.stream = job->stream_output;
             kernel(&batch);
         }
         first += count;

@@ -45,7 +45,17 @@ OSSAI_SKIN_INLINE __m128 linear(const __m128 c[4], __m128 v)
     return _mm_add_ps(x, _mm_mul_ps(c[2], _mm_shuffle_ps(v, v, _MM_SHUFFLE(2, 2, 2, 2))));
 }
 
-OSSAI_SKIN_INLINE void skin(const ossai_skin_batch *b, const int n, const bool tangents)
+/* An aligned store, non-temporal with `stream`: every attribute is 16-aligned. */
+OSSAI_SKIN_INLINE void store(float *dst, __m128 v, const bool stream)
+{
+    if (stream)
+        _mm_stream_ps(dst, v);
+    else
+        _mm_store_ps(dst, v);
+}
+
+OSSAI_SKIN_INLINE void skin(const ossai_skin_batch *b, const int n, const bool tangents,
+                            const bool stream)
 {
     const size_t floats = tangents ? 12 : 8;
     const float *src = b->src;
@@ -59,17 +69,19 @@ OSSAI_SKIN_INLINE void skin(const ossai_skin_batch *b, const int n, const bool t
         blend(r, palette, joints, weights, n);
         columns(c, r);
         /* position: w = 1 picks up the translation column (whose w is 1) */
-        _mm_store_ps(dst, _mm_add_ps(linear(c, _mm_load_ps(src)), c[3]));
-        _mm_store_ps(dst + 4, linear(c, _mm_load_ps(src + 4)));
+        store(dst, _mm_add_ps(linear(c, _mm_load_ps(src)), c[3]), stream);
+        store(dst + 4, linear(c, _mm_load_ps(src + 4)), stream);
         if (tangents) {
             const __m128 t = _mm_load_ps(src + 8);
-            _mm_store_ps(dst + 8, _mm_blend_ps(linear(c, t), t, 8)); /* keep the handedness */
+            store(dst + 8, _mm_blend_ps(linear(c, t), t, 8), stream); /* keep the handedness */
         }
         src += floats;
         dst += floats;
         joints += n;
         weights += n - 1;
     }
+    if (stream)
+        _mm_sfence();
 }
 
-OSSAI_SKIN_DISPATCH(ossai_skin_sse)
+OSSAI_SKIN_DISPATCH_STREAM(ossai_skin_sse)

@@ -54,6 +54,7 @@ int crowd_runner_init(crowd_runner *r, ossa_crowd *crowd, const ossa_mesh *mesh,
     memset(r, 0, sizeof *r);
     r->crowd = crowd;
     r->mesh = mesh;
+    r->stream_output = true;
     r->threads = threads < 1 ? 1 : threads > RUNNER_MAX_THREADS ? RUNNER_MAX_THREADS : threads;
     r->scratch_bytes = ossa_crowd_scratch_size(crowd);
     for (int t = 0; t < r->threads; ++t)
@@ -93,6 +94,7 @@ static void skin(crowd_runner *r, runner_thread *t)
         job.output = r->streams + (size_t)s * r->stream_bytes;
         job.output_bytes = r->stream_bytes;
         job.path = r->skin_path;
+        job.stream_output = r->stream_output;
         const ossa_result result = ossa_skinning_job_run(&job);
         if (result != OSSA_OK && t->result == OSSA_OK)
             t->result = result;

@@ -9,6 +9,7 @@
 #ifndef OSSA_CROWD_RUNNER_H
 #define OSSA_CROWD_RUNNER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -43,6 +44,10 @@ typedef struct crowd_runner {
     int threads;
     int timed;             /* time stages through the hook (a few clock reads per batch) */
     ossa_skinning_path skin_path;
+    /* Skin with streaming stores (ossa_skinning_job.stream_output): on by
+     * default, as a crowd's skinned vertices (19 MB for 100 arnauds) outgrow
+     * the caches and are read next by the upload to the GPU. */
+    bool stream_output;
     void *scratch[RUNNER_MAX_THREADS];
     size_t scratch_bytes;
     /* skinned slot s's vertices (ossa_mesh layout), s < skinned capacity */
