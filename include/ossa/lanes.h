@@ -205,6 +205,12 @@ typedef struct ossa_lane_palette_job {
      * go (character_count pointers; only the processed batches' are read),
      * for outputs that are not next to each other. NULL: use palette. */
     ossa_mat34 *const *outputs;
+    /* Write with non-temporal (streaming) stores wherever a store is aligned
+     * to the vector width - all of them when each character's first matrix
+     * is 64-byte aligned: for matrices this core does not read again soon
+     * (world poses handed back to the game), not for palettes that skinning
+     * reads next. Same results either way. Default false. */
+    bool stream_output;
 } ossa_lane_palette_job;
 
 ossa_result ossa_lane_palette_job_validate(const ossa_lane_palette_job *job);

@@ -94,6 +94,12 @@ static int skinned_capacity(const ossa_crowd_desc *d)
     return !d->skin_joint_count ? 0 : d->skinned_capacity ? d->skinned_capacity : d->capacity;
 }
 
+/* Matrices per world pose: whole cache lines (4 x 48 bytes = 3 x 64). */
+static size_t pose_stride(size_t joints)
+{
+    return (joints + 3) / 4 * 4;
+}
+
 /* Lays the crowd out in k (measuring only when k->base is NULL). */
 static ossa_crowd *layout(carver *k, const ossa_crowd_desc *d)
 {
@@ -136,7 +142,8 @@ static ossa_crowd *layout(carver *k, const ossa_crowd_desc *d)
     COLUMN(updates, 1);
     COLUMN(footfalls, 1);
 #undef COLUMN
-    x->model = carve(k, cap * joints, sizeof *x->model);
+    x->pose_stride = (int)pose_stride(joints);
+    x->model = carve(k, cap * pose_stride(joints), sizeof *x->model);
     x->batch_capacity = (int)batches;
     x->batch_first = carve(k, batches, sizeof *x->batch_first);
     x->batch_size = carve(k, batches, sizeof *x->batch_size);
@@ -444,7 +451,7 @@ const ossa_mat34 *ossa_crowd_pose(const ossa_crowd *crowd, ossa_entity e)
     const int slot = slot_of(crowd, e);
     if (slot < 0 || crowd->updates[slot] == 0)
         return NULL;
-    return crowd->model + (size_t)e.index * (size_t)crowd->joint_count;
+    return crowd->model + (size_t)e.index * (size_t)crowd->pose_stride;
 }
 
 const ossa_mat34 *ossa_crowd_palette(const ossa_crowd *crowd, ossa_entity e)

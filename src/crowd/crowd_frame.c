@@ -267,7 +267,7 @@ static ossa_result update_batch(ossa_crowd *c, int batch, const scratch *s)
     stage(c, OSSA_CROWD_STAGE_POSE_OUT);
     ossa_mat34 *poses[OSSA_LANE_MAX_WIDTH];
     for (int l = 0; l < n; ++l)
-        poses[l] = c->model + (size_t)c->entity[first + l] * (size_t)joints;
+        poses[l] = c->model + (size_t)c->entity[first + l] * (size_t)c->pose_stride;
     ossa_lane_palette_job out = {0};
     out.model = s->model;
     out.model_count = s->model_floats;
@@ -276,6 +276,7 @@ static ossa_result update_batch(ossa_crowd *c, int batch, const scratch *s)
     out.width = w;
     out.path = c->path;
     out.outputs = poses;
+    out.stream_output = true; /* the game reads poses later, if at all */
     if ((r = ossa_lane_palette_job_run(&out)))
         return r;
 

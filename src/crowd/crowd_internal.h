@@ -65,10 +65,14 @@ struct ossa_crowd {
     float *foot_prev; /* OSSA_CROWD_MAX_FEET per slot: last height above the root */
     uint8_t *skinned;  /* 1: wears the skin (updates in BUCKET_SKINNED while active) */
     uint8_t *palette_ready; /* 1: its palette was computed since it entered BUCKET_SKINNED */
-    /* joint_count per entity index: the world pose. Not a column: a pose is
-     * large, so it stays where its entity's index puts it and moves between
-     * buckets swap only the small per-slot state. */
+    /* pose_stride matrices per entity index, the first joint_count its world
+     * pose. Not a column: a pose is large, so it stays where its entity's
+     * index puts it and moves between buckets swap only the small per-slot
+     * state. pose_stride is joint_count rounded up to 4 matrices (192
+     * bytes), so every pose starts on a cache line and is written with
+     * streaming stores (crowd_frame.c). */
     ossa_mat34 *model;
+    int pose_stride;
     /* cold columns */
     char (*name)[OSSA_CROWD_NAME_BYTES];
     uint64_t *spawn_frame;

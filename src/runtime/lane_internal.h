@@ -60,6 +60,7 @@ typedef struct ossai_lane_palette_args {
     const ossa_mat34 *inverse_bind; /* NULL: identity */
     int skin_joint_count;
     ossa_mat34 *output[OSSAI_LANES]; /* per lane: its first matrix; NULL = unused lane */
+    bool stream;                     /* non-temporal stores where aligned */
 } ossai_lane_palette_args;
 
 typedef struct ossai_lane_kernels {

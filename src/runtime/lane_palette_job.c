@@ -67,6 +67,7 @@ ossa_result ossa_lane_palette_job_run(const ossa_lane_palette_job *job)
     args.skin_joint = job->skin_joint;
     args.inverse_bind = job->inverse_bind;
     args.skin_joint_count = skins;
+    args.stream = job->stream_output;
     for (int b = begin; b < end; ++b) {
         for (int l = 0; l < width; ++l) {
             const int c = b * width + l;

@@ -12,6 +12,9 @@ typedef __m256 vm;
 
 static inline vf v_load(const float *p) { return _mm256_loadu_ps(p); }
 static inline void v_store(float *p, vf v) { _mm256_storeu_ps(p, v); }
+/* Non-temporal store (p 32-byte aligned) and the fence that ends a run of them. */
+static inline void v_stream(float *p, vf v) { _mm256_stream_ps(p, v); }
+static inline void v_fence(void) { _mm_sfence(); }
 static inline vf v_set1(float x) { return _mm256_set1_ps(x); }
 static inline vf v_zero(void) { return _mm256_setzero_ps(); }
 static inline vf v_add(vf a, vf b) { return _mm256_add_ps(a, b); }

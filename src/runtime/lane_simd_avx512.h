@@ -13,6 +13,10 @@ typedef __mmask16 vm;
 
 static inline vf v_load(const float *p) { return _mm512_loadu_ps(p); }
 static inline void v_store(float *p, vf v) { _mm512_storeu_ps(p, v); }
+/* Non-temporal store (p 64-byte aligned: a whole cache line) and the fence
+ * that ends a run of them. */
+static inline void v_stream(float *p, vf v) { _mm512_stream_ps(p, v); }
+static inline void v_fence(void) { _mm_sfence(); }
 static inline vf v_set1(float x) { return _mm512_set1_ps(x); }
 static inline vf v_zero(void) { return _mm512_setzero_ps(); }
 static inline vf v_add(vf a, vf b) { return _mm512_add_ps(a, b); }

@@ -29,6 +29,9 @@ static inline void v_store(float *p, vf v)
 {
     memcpy(p, &v, sizeof v);
 }
+/* No non-temporal stores in plain C: ordinary ones. */
+static inline void v_stream(float *p, vf v) { v_store(p, v); }
+static inline void v_fence(void) {}
 static inline vf v_set1(float x) { return (vf){x, x, x, x}; }
 static inline vf v_zero(void) { return v_set1(0.0f); }
 static inline vf v_add(vf a, vf b) { return a + b; }
@@ -85,6 +88,8 @@ static inline void v_store(float *p, vf v)
 {
     memcpy(p, v.f, sizeof v.f);
 }
+static inline void v_stream(float *p, vf v) { v_store(p, v); }
+static inline void v_fence(void) {}
 static inline vf v_set1(float x) { V_EACH(x); }
 static inline vf v_zero(void) { V_EACH(0.0f); }
 static inline vf v_add(vf a, vf b) { V_EACH(a.f[i_] + b.f[i_]); }
