@@ -2,7 +2,9 @@
  * its bind pose and walking covers exactly where its skinned vertices project
  * (skinned and projected here in double precision, independently of the
  * renderer); CPU- and GPU-skinned images of one frame agree; placements and
- * tints land where they should; bad frames are rejected. Skipped only when no EGL display can be opened at all. */
+ * tints land where they should; an empty frame shows ground and sky. Bad
+ * input: render_validation_test.c. Skipped only when no EGL display can be
+ * opened at all. */
 #define _POSIX_C_SOURCE 200809L
 #include <float.h>
 #include <math.h>
@@ -13,153 +15,16 @@
 #include "ossa/pipeline.h"
 #include "ossa/render.h"
 #include "render_support.h"
+#include "render_test_support.h"
 #include "test_support.h"
 #include "utest.h"
 
 /* OSSA_TEST_NEEDS_PIPELINE OSSA_TEST_NEEDS_RENDER */
 
-#define W 320
-#define H 240
 /* The issue's bounds: silhouette vs projected vertices, and how many pixels
  * CPU- and GPU-skinned images of one frame may differ in. */
 #define SILHOUETTE_TOLERANCE_PX 2.0
 #define MAX_DIFFERENT_PIXELS_RATIO 0.005
-
-/* ---- a headless context, the default character and a renderer ---- */
-
-typedef struct fixture {
-    ossa_render_headless *headless;
-    ossa_renderer *renderer;
-    ossa_default_character character;
-    bool has_character;
-} fixture;
-
-static void close_fixture(fixture *f)
-{
-    ossa_renderer_destroy(f->renderer);
-    ossa_render_headless_destroy(f->headless);
-    if (f->has_character)
-        ossa_default_character_free(&f->character, NULL);
-    memset(f, 0, sizeof *f);
-}
-
-/* True when ready. False with *skip set when no EGL display exists at all,
- * false with *skip NULL (and the reason printed) on any other failure. */
-static bool open_fixture(fixture *f, int max_characters, const char **skip)
-{
-    memset(f, 0, sizeof *f);
-    *skip = ts_no_egl_display();
-    if (*skip)
-        return false;
-    ossa_error e;
-    const ossa_render_headless_desc hd = {W, H, 0};
-    if (ossa_render_headless_create(&hd, &f->headless, &e) != OSSA_OK) {
-        fprintf(stderr, "headless context: %s\n", e.message);
-        return false;
-    }
-    if (ossa_default_character_build(&f->character, NULL, &e) != OSSA_OK) {
-        fprintf(stderr, "default character: %s\n", e.message);
-        close_fixture(f);
-        return false;
-    }
-    f->has_character = true;
-    const ossa_renderer_desc rd = {f->character.mesh, max_characters};
-    if (ossa_renderer_create(&rd, &f->renderer, &e) != OSSA_OK) {
-        fprintf(stderr, "renderer: %s\n", e.message);
-        close_fixture(f);
-        return false;
-    }
-    return true;
-}
-
-#define OPEN_FIXTURE(f, max)                                                                   \
-    do {                                                                                       \
-        const char *skip_ = NULL;                                                              \
-        if (!open_fixture(&(f), (max), &skip_)) {                                              \
-            if (skip_)                                                                         \
-                SKIP(skip_);                                                                   \
-            REQUIRE(false && "the headless renderer opens");                                   \
-        }                                                                                      \
-    } while (0)
-
-/* ---- poses: palettes from the runtime's jobs ---- */
-
-/* count characters, character i playing clip (by name; NULL: bind pose) at
- * time_s + i * 0.13 s. */
-static ossa_mat34 *palettes(const ossa_default_character *c, const char *clip, float time_s,
-                            int count)
-{
-    const ossa_mesh *mesh = c->mesh;
-    const int joints = ossa_skeleton_joint_count(c->skeleton);
-    const int skins = ossa_mesh_skin_joint_count(mesh);
-    ossa_mat34 *out = ts_aligned(sizeof(ossa_mat34) * (size_t)skins * (size_t)count);
-    if (!clip) {
-        for (int k = 0; k < skins * count; ++k)
-            out[k] = ossa_mat34_identity();
-        return out;
-    }
-    const ossa_clip *chosen = NULL;
-    for (int i = 0; i < OSSA_DEFAULT_CLIP_COUNT; ++i)
-        if (strcmp(ossa_clip_name(c->clips[i]), clip) == 0)
-            chosen = c->clips[i];
-    if (!chosen)
-        abort();
-    float *times = ts_aligned(sizeof(float) * (size_t)count);
-    ossa_transform *local = ts_aligned(sizeof(ossa_transform) * (size_t)joints * (size_t)count);
-    ossa_mat34 *model = ts_aligned(sizeof(ossa_mat34) * (size_t)joints * (size_t)count);
-    for (int i = 0; i < count; ++i)
-        times[i] = time_s + 0.13f * (float)i;
-    ossa_sampling_job s = {0};
-    s.clips = &chosen;
-    s.clip_count = 1;
-    s.time_s = times;
-    s.time_count = count;
-    s.output = local;
-    s.output_count = joints * count;
-    ossa_local_to_model_job l = {0};
-    l.parents = ossa_skeleton_parents(c->skeleton);
-    l.joint_count = joints;
-    l.local = local;
-    l.local_count = joints * count;
-    l.instance_count = count;
-    l.model = model;
-    l.model_count = joints * count;
-    ossa_palette_job p = {0};
-    p.model = model;
-    p.model_count = joints * count;
-    p.joint_count = joints;
-    p.skin_joint = ossa_mesh_skin_joints(mesh);
-    p.inverse_bind = ossa_mesh_inverse_binds(mesh);
-    p.skin_joint_count = skins;
-    p.instance_count = count;
-    p.palette = out;
-    p.palette_count = skins * count;
-    if (ossa_sampling_job_run(&s) || ossa_local_to_model_job_run(&l) || ossa_palette_job_run(&p))
-        abort();
-    free(times);
-    free(local);
-    free(model);
-    return out;
-}
-
-/* The streams the CPU path draws: ossa_skinning_job's output. */
-static float *skin_streams(const ossa_mesh *mesh, const ossa_mat34 *pal, int count)
-{
-    const size_t bytes = (size_t)ossa_mesh_vertex_count(mesh) * (size_t)ossa_mesh_skinned_stride(mesh);
-    const int skins = ossa_mesh_skin_joint_count(mesh);
-    float *out = ts_aligned(bytes * (size_t)count);
-    for (int i = 0; i < count; ++i) {
-        ossa_skinning_job job = {0};
-        job.mesh = mesh;
-        job.palette = pal + (size_t)i * (size_t)skins;
-        job.palette_count = skins;
-        job.output = (char *)out + (size_t)i * bytes;
-        job.output_bytes = bytes;
-        if (ossa_skinning_job_run(&job) != OSSA_OK)
-            abort();
-    }
-    return out;
-}
 
 /* ---- the independent expectation: skinning and projection in double ---- */
 
@@ -457,99 +322,7 @@ TEST(empty_frame_shows_ground_below_the_horizon_and_sky_above)
     free(without);
     close_fixture(&f);
 }
-
-TEST(renderer_rejects_bad_frames)
-{
-    fixture f;
-    OPEN_FIXTURE(f, 2);
-    const ossa_mesh *mesh = f.character.mesh;
-    ossa_mat34 *pal = palettes(&f.character, NULL, 0.0f, 2);
-    float *streams = skin_streams(mesh, pal, 2);
-    const size_t stream_bytes =
-        (size_t)ossa_mesh_vertex_count(mesh) * (size_t)ossa_mesh_skinned_stride(mesh);
-    ossa_render_frame zero;
-    memset(&zero, 0, sizeof zero);
-    CHECK_RESULT(ossa_renderer_draw(f.renderer, &zero, NULL, NULL), OSSA_ERR_BAD_ARGUMENT);
-    CHECK_RESULT(ossa_renderer_draw(f.renderer, NULL, NULL, NULL), OSSA_ERR_MISSING_INPUT);
-    ossa_render_frame good = zero;
-    good.width = W;
-    good.height = H;
-    good.character_count = 2;
-    good.skinned_streams = streams;
-    good.palettes = pal;
-    good.camera = ossa_render_camera_frame((ossa_float3){-1, 0, -1}, (ossa_float3){1, 2, 1},
-                                           (float)W / H, 0.0f, 0.3f, 0.0f);
-    ossa_render_frame bad = good;
-    bad.camera = zero.camera;
-    CHECK_RESULT(ossa_renderer_draw(f.renderer, &bad, NULL, NULL), OSSA_ERR_BAD_VALUE);
-    bad = good;
-    bad.camera.z_far = bad.camera.z_near;
-    CHECK_RESULT(ossa_renderer_draw(f.renderer, &bad, NULL, NULL), OSSA_ERR_BAD_VALUE);
-    bad = good;
-    bad.camera.eye = bad.camera.target;
-    CHECK_RESULT(ossa_renderer_draw(f.renderer, &bad, NULL, NULL), OSSA_ERR_BAD_VALUE);
-    bad = good;
-    bad.character_count = 3;
-    CHECK_RESULT(ossa_renderer_draw(f.renderer, &bad, NULL, NULL), OSSA_ERR_BAD_ARGUMENT);
-    bad = good;
-    bad.character_count = -1;
-    CHECK_RESULT(ossa_renderer_draw(f.renderer, &bad, NULL, NULL), OSSA_ERR_BAD_ARGUMENT);
-    bad = good;
-    bad.skinned_streams = NULL;
-    CHECK_RESULT(ossa_renderer_draw(f.renderer, &bad, NULL, NULL), OSSA_ERR_MISSING_INPUT);
-    bad = good;
-    bad.skinned_stream_stride = stream_bytes - 16;
-    CHECK_RESULT(ossa_renderer_draw(f.renderer, &bad, NULL, NULL), OSSA_ERR_BAD_ARGUMENT);
-    bad = good;
-    bad.skinning = OSSA_RENDER_SKINNING_GPU;
-    bad.palettes = NULL;
-    CHECK_RESULT(ossa_renderer_draw(f.renderer, &bad, NULL, NULL), OSSA_ERR_MISSING_INPUT);
-    bad = good;
-    bad.skinning = OSSA_RENDER_SKINNING_COUNT;
-    CHECK_RESULT(ossa_renderer_draw(f.renderer, &bad, NULL, NULL), OSSA_ERR_BAD_ARGUMENT);
-    ossa_render_timings t;
-    CHECK_RESULT(ossa_renderer_draw(f.renderer, &good, &t, NULL), OSSA_OK);
-    CHECK_INT(t.upload_bytes, 2 * stream_bytes);
-    good.skinning = OSSA_RENDER_SKINNING_GPU;
-    CHECK_RESULT(ossa_renderer_draw(f.renderer, &good, &t, NULL), OSSA_OK);
-    CHECK_INT(t.upload_bytes, 2 * sizeof(ossa_mat34) * (size_t)ossa_mesh_skin_joint_count(mesh));
-    CHECK(ossa_renderer_finish(f.renderer) >= 0.0);
-    uint8_t small[16];
-    CHECK_RESULT(ossa_render_headless_read(f.headless, small, sizeof small),
-                 OSSA_ERR_OUTPUT_TOO_SMALL);
-    free(streams);
-    free(pal);
-    close_fixture(&f);
-}
-
-TEST(renderer_and_headless_reject_bad_descriptions)
-{
-    fixture f;
-    OPEN_FIXTURE(f, 1);
-    ossa_renderer *r = (ossa_renderer *)&f; /* must be overwritten with NULL */
-    ossa_error e;
-    ossa_renderer_desc desc = {NULL, 1};
-    CHECK_RESULT(ossa_renderer_create(&desc, &r, &e), OSSA_ERR_MISSING_INPUT);
-    CHECK(r == NULL);
-    desc.mesh = f.character.mesh;
-    desc.max_characters = -1;
-    CHECK_RESULT(ossa_renderer_create(&desc, &r, &e), OSSA_ERR_BAD_ARGUMENT);
-    desc.max_characters = 1 << 30;
-    CHECK_RESULT(ossa_renderer_create(&desc, &r, &e), OSSA_ERR_BAD_ARGUMENT);
-    CHECK_RESULT(ossa_renderer_create(&desc, NULL, &e), OSSA_ERR_MISSING_OUTPUT);
-    ossa_render_headless *h = NULL;
-    const ossa_render_headless_desc bad_sizes[] = {{0, 10, 0}, {10, 0, 0}, {16385, 10, 0},
-                                                   {10, 10, -1}, {10, 10, 17}};
-    for (size_t i = 0; i < sizeof bad_sizes / sizeof bad_sizes[0]; ++i) {
-        CHECK_RESULT(ossa_render_headless_create(&bad_sizes[i], &h, &e), OSSA_ERR_BAD_ARGUMENT);
-        CHECK(h == NULL);
-    }
-    CHECK_RESULT(ossa_render_headless_create(NULL, &h, &e), OSSA_ERR_BAD_ARGUMENT);
-    close_fixture(&f);
-}
-
 UTEST_MAIN(bind_pose_silhouette_matches_projected_vertices,
            walk_silhouette_matches_projected_vertices, gpu_skinning_draws_the_cpu_skinned_image,
            placements_and_tints_land_on_their_characters,
-           empty_frame_shows_ground_below_the_horizon_and_sky_above, renderer_rejects_bad_frames,
-           renderer_and_headless_reject_bad_descriptions)
+           empty_frame_shows_ground_below_the_horizon_and_sky_above)

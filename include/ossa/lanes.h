@@ -20,9 +20,10 @@
  * (ossa_sampling_job, ossa_blending_job, ossa_local_to_model_job,
  * ossa_palette_job): same meaning, same defaults, and the same results up
  * to float rounding (the lane code may use FMA and sums in a different
- * order; tests/lanes_test.c states the tolerances). The palette job is where
- * lanes end: it writes ordinary per-character matrices (skinning palettes, or
- * the model transforms themselves) that skinning and the rest of a game read.
+ * order; tests/lanes_test_support.h states the tolerances). The palette job
+ * is where lanes end: it writes ordinary per-character matrices (skinning
+ * palettes, or the model transforms themselves) that skinning and the rest of
+ * a game read.
  *
  * Paths: portable C (still lane-shaped), SSE, AVX2 and AVX-512, chosen at run
  * time (OSSA_LANE_AUTO: the widest this CPU runs whose vectors fit in W);

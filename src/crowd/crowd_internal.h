@@ -1,6 +1,7 @@
-/* crowd_internal.h - the crowd's storage, shared by crowd.c (memory,
- * entities, characters), crowd_slots.c (buckets and the moves between them)
- * and crowd_frame.c (the per-frame update). */
+/* crowd_internal.h - the crowd's storage, shared by crowd_memory.c (its
+ * layout and initialisation), crowd.c (entities, characters), crowd_slots.c
+ * (buckets and the moves between them) and crowd_frame.c (the per-frame
+ * update). */
 #ifndef OSSA_CROWD_INTERNAL_H
 #define OSSA_CROWD_INTERNAL_H
 

@@ -1,7 +1,7 @@
 /* default_character.c - the seeds' test character, generated in code: a
  * 96-joint humanoid (1.8 units tall, y up, facing +z, T-pose rest) and three
  * looping clips (crouch, walk, run) built through the real clip builder;
- * the skinned body is generated in default_mesh.c.
+ * the skinned body is generated in default_mesh*.c.
  *
  * The clips are procedural gaits: legs swing in alternation with knee flexion
  * during the swing phase, arms counter-swing, the hips bob twice per cycle

@@ -1,0 +1,222 @@
+/* crowd_memory.c - the crowd's memory: its description checked, every array
+ * laid out 64-byte aligned in one block of the caller's memory (measured
+ * first by the same code), and the crowd initialised in it. */
+#include "crowd_internal.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+typedef struct carver {
+    unsigned char *base; /* NULL: only measure */
+    size_t at;
+    int overflow;
+} carver;
+
+static void *carve(carver *k, size_t count, size_t bytes)
+{
+    if (count && bytes > (SIZE_MAX / 2) / count)
+        k->overflow = 1;
+    const size_t start = (k->at + 63) & ~(size_t)63;
+    k->at = start + (k->overflow ? 0 : count * bytes);
+    return k->base && !k->overflow ? k->base + start : NULL;
+}
+
+static int find_feet(const ossa_crowd_desc *d, int feet[OSSA_CROWD_MAX_FEET])
+{
+    static const char *const defaults[2] = {"foot_l", "foot_r"};
+    if (!d->foot_names) {
+        int n = 0;
+        for (int f = 0; f < 2; ++f) {
+            const int j = ossa_skeleton_find_joint(d->skeleton, defaults[f]);
+            if (j >= 0)
+                feet[n++] = j;
+        }
+        return n == 2 ? 2 : 0;
+    }
+    for (int f = 0; f < d->foot_count; ++f)
+        if (!d->foot_names[f] || (feet[f] = ossa_skeleton_find_joint(d->skeleton,
+                                                                     d->foot_names[f])) < 0)
+            return -1;
+    return d->foot_count;
+}
+
+static ossa_result check_desc(const ossa_crowd_desc *d)
+{
+    if (!d || !d->skeleton || !d->clips)
+        return OSSA_ERR_MISSING_INPUT;
+    if (d->clip_count < 1 || d->capacity < 1)
+        return OSSA_ERR_INPUT_TOO_SMALL;
+    if (d->clip_count > 65535 || d->capacity > (1 << 28))
+        return OSSA_ERR_BAD_ARGUMENT;
+    const int joints = ossa_skeleton_joint_count(d->skeleton);
+    for (int k = 0; k < d->clip_count; ++k) {
+        if (!d->clips[k])
+            return OSSA_ERR_MISSING_INPUT;
+        if (ossa_clip_joint_count(d->clips[k]) != joints)
+            return OSSA_ERR_COUNT_MISMATCH;
+    }
+    if (!ossa_lane_batch_count(1, d->width) || (unsigned)d->path >= OSSA_LANE_PATH_COUNT)
+        return OSSA_ERR_BAD_ARGUMENT;
+    if (!ossa_lane_path_supported(d->path))
+        return OSSA_ERR_UNSUPPORTED;
+    if (d->foot_names && (d->foot_count < 0 || d->foot_count > OSSA_CROWD_MAX_FEET))
+        return OSSA_ERR_BAD_ARGUMENT;
+    int feet[OSSA_CROWD_MAX_FEET];
+    if (find_feet(d, feet) < 0)
+        return OSSA_ERR_NOT_FOUND;
+    if (!(d->foot_contact_height >= 0.0f) || !isfinite(d->foot_contact_height))
+        return OSSA_ERR_BAD_VALUE;
+    if (d->skin_joint_count < 0 || d->skinned_capacity < 0 ||
+        d->skinned_capacity > d->capacity || (d->skinned_capacity && !d->skin_joint_count))
+        return OSSA_ERR_BAD_ARGUMENT;
+    if (d->skin_joint_count) {
+        if (!d->skin_joints || !d->inverse_binds)
+            return OSSA_ERR_MISSING_INPUT;
+        for (int k = 0; k < d->skin_joint_count; ++k)
+            if (d->skin_joints[k] >= joints)
+                return OSSA_ERR_BAD_INDEX;
+    }
+    return OSSA_OK;
+}
+
+/* 0 means capacity, when there is a skin. */
+static int skinned_capacity(const ossa_crowd_desc *d)
+{
+    return !d->skin_joint_count ? 0 : d->skinned_capacity ? d->skinned_capacity : d->capacity;
+}
+
+/* Matrices per world pose: whole cache lines (4 x 48 bytes = 3 x 64). */
+static size_t pose_stride(size_t joints)
+{
+    return (joints + 3) / 4 * 4;
+}
+
+/* Lays the crowd out in k (measuring only when k->base is NULL). */
+static ossa_crowd *layout(carver *k, const ossa_crowd_desc *d)
+{
+    const size_t cap = (size_t)d->capacity, joints = (size_t)ossa_skeleton_joint_count(d->skeleton);
+    const int width = d->width ? d->width : ossa_lane_width();
+    const size_t batches = (size_t)ossa_lane_batch_count(d->capacity, width) + BUCKET_COUNT;
+    ossa_crowd *c = carve(k, 1, sizeof *c);
+    ossa_crowd shape; /* where the pointers go, when only measuring */
+    ossa_crowd *x = c ? c : &shape;
+    memset(x, 0, sizeof *x);
+    x->clips = carve(k, (size_t)d->clip_count, sizeof *x->clips);
+    x->clip_duration = carve(k, (size_t)d->clip_count, sizeof *x->clip_duration);
+    x->generation = carve(k, cap, sizeof *x->generation);
+    x->slot_of = carve(k, cap, sizeof *x->slot_of);
+    x->free_list = carve(k, cap, sizeof *x->free_list);
+#define COLUMN(field, per_slot)                                                                \
+    do {                                                                                       \
+        x->field = carve(k, cap, (per_slot) * sizeof *x->field);                               \
+        x->columns[x->column_count].data = x->field;                                           \
+        x->columns[x->column_count++].bytes = (per_slot) * sizeof *x->field;                   \
+    } while (0)
+    COLUMN(entity, 1);
+    COLUMN(clip_a, 1);
+    COLUMN(clip_b, 1);
+    COLUMN(weight_b, 1);
+    COLUMN(time_a, 1);
+    COLUMN(time_b, 1);
+    COLUMN(speed, 1);
+    COLUMN(pos_x, 1);
+    COLUMN(pos_y, 1);
+    COLUMN(pos_z, 1);
+    COLUMN(cos_yaw, 1);
+    COLUMN(sin_yaw, 1);
+    COLUMN(interval, 1);
+    COLUMN(foot_prev, OSSA_CROWD_MAX_FEET);
+    COLUMN(skinned, 1);
+    COLUMN(palette_ready, 1);
+    COLUMN(name, 1);
+    COLUMN(spawn_frame, 1);
+    COLUMN(updates, 1);
+    COLUMN(footfalls, 1);
+#undef COLUMN
+    x->pose_stride = (int)pose_stride(joints);
+    x->model = carve(k, cap * pose_stride(joints), sizeof *x->model);
+    x->batch_capacity = (int)batches;
+    x->batch_first = carve(k, batches, sizeof *x->batch_first);
+    x->batch_size = carve(k, batches, sizeof *x->batch_size);
+    x->batch_events = carve(k, batches, sizeof *x->batch_events);
+    x->batch_footfall = carve(k, batches * (size_t)width * OSSA_CROWD_MAX_FEET,
+                              sizeof *x->batch_footfall);
+    x->footfall = carve(k, cap * OSSA_CROWD_MAX_FEET, sizeof *x->footfall);
+    const size_t skins = (size_t)d->skin_joint_count;
+    x->skin_joint = carve(k, skins, sizeof *x->skin_joint);
+    x->inverse_bind = carve(k, skins, sizeof *x->inverse_bind);
+    x->palette = carve(k, (size_t)skinned_capacity(d) * skins, sizeof *x->palette);
+    return c;
+}
+
+size_t ossa_crowd_size(const ossa_crowd_desc *desc)
+{
+    if (check_desc(desc) != OSSA_OK)
+        return 0;
+    carver k = {NULL, 0, 0};
+    layout(&k, desc);
+    return k.overflow ? 0 : k.at;
+}
+
+/* Height above the root of a joint in the rest pose. */
+static float rest_height(const ossa_skeleton *s, int joint)
+{
+    const uint16_t *parents = ossa_skeleton_parents(s);
+    const ossa_transform *rest = ossa_skeleton_rest_pose(s);
+    ossa_mat34 m = ossa_mat34_from_transform(rest[joint]);
+    for (uint16_t p = parents[joint]; p != OSSA_NO_PARENT; p = parents[p]) {
+        const ossa_mat34 parent = ossa_mat34_from_transform(rest[p]);
+        m = ossa_mat34_mul(&parent, &m);
+    }
+    return m.m[1][3];
+}
+
+ossa_result ossa_crowd_init(ossa_crowd **out, void *memory, size_t bytes,
+                            const ossa_crowd_desc *desc)
+{
+    if (!out)
+        return OSSA_ERR_MISSING_OUTPUT;
+    *out = NULL;
+    ossa_result r = check_desc(desc);
+    if (r != OSSA_OK)
+        return r;
+    if (!memory)
+        return OSSA_ERR_MISSING_OUTPUT;
+    if ((uintptr_t)memory % 64 != 0)
+        return OSSA_ERR_MISALIGNED;
+    if (bytes < ossa_crowd_size(desc))
+        return OSSA_ERR_OUTPUT_TOO_SMALL;
+    carver k = {(unsigned char *)memory, 0, 0};
+    ossa_crowd *c = layout(&k, desc);
+    c->joint_count = ossa_skeleton_joint_count(desc->skeleton);
+    c->clip_count = desc->clip_count;
+    c->capacity = desc->capacity;
+    c->width = desc->width ? desc->width : ossa_lane_width();
+    c->path = desc->path;
+    c->parents = ossa_skeleton_parents(desc->skeleton);
+    c->rest = ossa_skeleton_rest_pose(desc->skeleton);
+    for (int i = 0; i < c->clip_count; ++i) {
+        c->clips[i] = desc->clips[i];
+        const float d = ossa_clip_duration(desc->clips[i]);
+        c->clip_duration[i] = d > 0.0f ? d : INFINITY;
+    }
+    c->foot_count = find_feet(desc, c->foot_joint);
+    for (int f = 0; f < c->foot_count; ++f)
+        c->foot_contact[f] = desc->foot_contact_height > 0.0f
+                                 ? desc->foot_contact_height
+                                 : 1.25f * rest_height(desc->skeleton, c->foot_joint[f]);
+    for (int i = 0; i < c->capacity; ++i) {
+        c->generation[i] = 1;
+        c->slot_of[i] = -1;
+    }
+    c->skin_joint_count = desc->skin_joint_count;
+    c->skinned_capacity = skinned_capacity(desc);
+    if (c->skin_joint_count) {
+        memcpy(c->skin_joint, desc->skin_joints, sizeof(uint16_t) * (size_t)c->skin_joint_count);
+        memcpy(c->inverse_bind, desc->inverse_binds,
+               sizeof(ossa_mat34) * (size_t)c->skin_joint_count);
+    }
+    *out = c;
+    return OSSA_OK;
+}

@@ -1,0 +1,121 @@
+/* clip_builder_rate_test.c - the clip builder's frame grid: the automatic rate
+ * follows the keys' grid, long clips keep their key rate, curves hold outside
+ * their keys and the rest pose fills joints without tracks. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "clip_builder_test_support.h"
+#include "ossa/ossa.h"
+#include "ossa/pipeline.h"
+#include "test_support.h"
+#include "utest.h"
+
+/* OSSA_TEST_NEEDS_PIPELINE */
+
+TEST(automatic_rate_follows_the_key_grid)
+{
+    ossa_skeleton *sk = chain(2);
+    REQUIRE(sk);
+    /* Keys every `step` s; the expected rate, or 0 for "none aligns": 30 Hz,
+     * raised so that whole frames span the duration. */
+    const struct {
+        float step;
+        float rate;
+    } cases[] = {{1.0f / 30, 30}, {1.0f / 24, 24}, {0.1f, 30},     {0.5f, 24},
+                 {1.0f / 60, 60}, {1.0f / 25, 25}, {1.0f / 7, 28}, {0.0137f, 0}};
+    enum { KEYS = 41 };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        float times[KEYS];
+        ossa_float3 v[KEYS];
+        for (int k = 0; k < KEYS; ++k) {
+            times[k] = (float)k * cases[c].step;
+            v[k] = (ossa_float3){(float)(k % 3), 0, 0};
+        }
+        ossa_raw_joint_track t = {"j1", {times, v, NULL, NULL, KEYS, OSSA_INTERP_LINEAR}, {0}, {0}};
+        ossa_clip_build_report report;
+        ossa_clip *clip = build_one(sk, &t, 1, 0.0f, 0.0f, &report, NULL);
+        REQUIRE(clip);
+        const double duration = times[KEYS - 1];
+        const double expect = cases[c].rate > 0 ? cases[c].rate : ceil(duration * 30) / duration;
+        CHECK_NEAR(report.rate, expect, RATE_TOL);
+        CHECK_NEAR(report.duration_s, duration, HERMITE_TOL);
+        CHECK_INT(report.frame_count, ossa_clip_frame_count(clip));
+        CHECK_NEAR(ossa_clip_rate(clip) * ossa_clip_duration(clip), report.frame_count - 1, RATE_TOL);
+        /* On a grid the keys land on frames: no error beyond float rounding. */
+        if (cases[c].rate > 0)
+            CHECK(report.max_translation_error <= REPORT_SLACK);
+        ossa_clip_free(clip, NULL);
+    }
+    ossa_skeleton_free(sk, NULL);
+}
+
+TEST(long_clips_keep_their_key_rate)
+{
+    ossa_skeleton *sk = chain(2);
+    REQUIRE(sk);
+    /* 55 minutes of keys at 30 Hz: far into the clip a float key time is
+     * coarser (2.4e-4 s) than any fixed tolerance. */
+    enum { KEYS = 100001 };
+    float *times = malloc(sizeof *times * KEYS);
+    ossa_float3 *v = malloc(sizeof *v * KEYS);
+    for (int k = 0; k < KEYS; ++k) {
+        times[k] = (float)k / 30.0f;
+        v[k] = (ossa_float3){(float)(k % 7), 0, 0};
+    }
+    ossa_raw_joint_track t = {"j1", {times, v, NULL, NULL, KEYS, OSSA_INTERP_STEP}, {0}, {0}};
+    ossa_clip_build_report report;
+    ossa_clip *clip = build_one(sk, &t, 1, 0.0f, 0.0f, &report, NULL);
+    REQUIRE(clip);
+    CHECK_INT(report.frame_count, KEYS);
+    CHECK_NEAR(report.rate, 30.0, RATE_TOL);
+    /* Every key is a frame, bit for bit. */
+    int wrong = 0;
+    for (int k = 0; k < KEYS; k += 97) {
+        ossa_transform x = ossa_clip_sample_joint(clip, 1, times[k], OSSA_ROTATION_NLERP);
+        wrong += x.translation.x != v[k].x;
+    }
+    CHECK_INT(wrong, 0);
+    CHECK(report.max_translation_error == 0.0f);
+    ossa_clip_free(clip, NULL);
+    free(times);
+    free(v);
+    ossa_skeleton_free(sk, NULL);
+}
+
+TEST(curves_hold_before_the_first_and_after_the_last_key_and_rest_fills_the_rest)
+{
+    ossa_skeleton *sk = chain(3);
+    REQUIRE(sk);
+    const ossa_transform *rest = ossa_skeleton_rest_pose(sk);
+    float times[2] = {0.5f, 1.0f};
+    ossa_float3 v[2] = {{1, 2, 3}, {4, 5, 6}};
+    ossa_raw_joint_track tracks[2] = {
+        {"j1", {times, v, NULL, NULL, 2, OSSA_INTERP_LINEAR}, {0}, {0}},
+        {"elsewhere", {times, v, NULL, NULL, 2, OSSA_INTERP_LINEAR}, {0}, {0}},
+    };
+    ossa_clip_build_report report;
+    ossa_clip *clip = build_one(sk, tracks, 2, 2.0f, 10.0f, &report, NULL);
+    REQUIRE(clip);
+    CHECK_INT(report.matched_tracks, 1);
+    CHECK_INT(report.unmatched_tracks, 1);
+    CHECK(report.first_unmatched && strcmp(report.first_unmatched, "elsewhere") == 0);
+    CHECK_INT(report.frame_count, 21);
+    const float probes[] = {0.0f, 0.2f, 0.5f, 1.0f, 1.5f, 2.0f};
+    const float expect_x[] = {1, 1, 1, 4, 4, 4};
+    for (size_t p = 0; p < sizeof probes / sizeof probes[0]; ++p) {
+        ossa_transform x = ossa_clip_sample_joint(clip, 1, probes[p], OSSA_ROTATION_NLERP);
+        CHECK(x.translation.x == expect_x[p]);
+        /* The joint's other curves and the other joints hold the rest pose. */
+        CHECK(memcmp(&x.scale, &rest[1].scale, sizeof x.scale) == 0);
+        CHECK(ts_quat_angle(x.rotation, ts_dquat_from(rest[1].rotation)) < KEY_ANGLE_TOL);
+        ossa_transform y = ossa_clip_sample_joint(clip, 2, probes[p], OSSA_ROTATION_NLERP);
+        CHECK(memcmp(&y.translation, &rest[2].translation, sizeof y.translation) == 0);
+    }
+    ossa_transform mid = ossa_clip_sample_joint(clip, 1, 0.75f, OSSA_ROTATION_NLERP);
+    CHECK_NEAR(mid.translation.y, 3.5, HERMITE_TOL);
+    ossa_clip_free(clip, NULL);
+    ossa_skeleton_free(sk, NULL);
+}
+
+UTEST_MAIN(automatic_rate_follows_the_key_grid, long_clips_keep_their_key_rate,
+           curves_hold_before_the_first_and_after_the_last_key_and_rest_fills_the_rest)
