@@ -1,7 +1,8 @@
 /* import_gltf.h - a small reader for the parts of glTF 2.0 files the
- * importer needs beyond assimp: the JSON document, its buffers (external
- * files, data: URIs, the GLB binary chunk) and accessors as floats. Every
- * count, offset and stride is checked against the bytes that exist. */
+ * importer needs beyond assimp: the JSON document (import_gltf_doc.c), its
+ * buffers - external files, data: URIs, the GLB binary chunk
+ * (import_gltf_buffer.c) - and accessors as floats (import_gltf_accessor.c).
+ * Every count, offset and stride is checked against the bytes that exist. */
 #ifndef OSSA_IMPORT_GLTF_H
 #define OSSA_IMPORT_GLTF_H
 
@@ -12,6 +13,16 @@
 #include "import_internal.h"
 
 struct cJSON;
+
+/* Accessor component types (glTF 2.0 section 3.6.2.2). */
+enum {
+    OSSAI_GLTF_BYTE = 5120,
+    OSSAI_GLTF_UNSIGNED_BYTE = 5121,
+    OSSAI_GLTF_SHORT = 5122,
+    OSSAI_GLTF_UNSIGNED_SHORT = 5123,
+    OSSAI_GLTF_UNSIGNED_INT = 5125,
+    OSSAI_GLTF_FLOAT = 5126
+};
 
 typedef struct ossai_gltf_buffer {
     unsigned char *data; /* NULL until loaded */
@@ -42,6 +53,10 @@ typedef struct ossai_gltf {
 ossa_result ossai_gltf_open(ossai_gltf *g, ossa_import *im, const char *path,
                             ossa_error *error);
 void ossai_gltf_close(ossai_gltf *g);
+/* Reads a regular file of at least min_bytes whole into memory from the
+ * import's allocator (one zero byte past the end; freed with ossa_free). */
+ossa_result ossai_gltf_read_file(ossai_gltf *g, const char *path, size_t min_bytes,
+                                 unsigned char **out, size_t *out_bytes);
 
 /* Checks a glTF / GLB file before assimp reads it: the container and JSON
  * parse, and none of the valid constructs that crash assimp 5.2 is present
@@ -58,6 +73,15 @@ int ossai_gltf_count(ossai_gltf *g, const char *name);
  * integer below 2^31. */
 bool ossai_gltf_int(const ossai_gltf *g, const struct cJSON *object, const char *member,
                     int fallback, int *out, const char *what);
+
+/* Checks that `count` elements of `element` bytes, `stride` apart (the
+ * view's byteStride, or stride_override when positive), starting `offset`
+ * bytes into bufferView `view_index`, lie inside the view and the view
+ * inside its buffer (loaded on first use); *base receives the first. */
+ossa_result ossai_gltf_view_locate(ossai_gltf *g, int view_index, int offset, int count,
+                                   uint64_t element, int stride_override, int accessor,
+                                   const char *what, const unsigned char **base,
+                                   size_t *stride);
 
 /* Where an accessor's elements are, checked against its view and buffer. */
 typedef struct ossai_gltf_accessor {
