@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <cjson/cJSON.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -141,28 +142,34 @@ static ossa_result load_buffer(ossai_gltf *g, int index)
 }
 
 ossa_result ossai_gltf_view_locate(ossai_gltf *g, int view_index, int offset, int count,
-                                   uint64_t element, int stride_override, int accessor,
-                                   const char *what, const unsigned char **base,
-                                   size_t *stride)
+                                   uint64_t element, bool packed, int error_index,
+                                   const char *who, const unsigned char **base, size_t *stride)
 {
     const cJSON *view = ossai_gltf_item(g, "bufferViews", view_index);
-    int buffer, view_offset, view_length, view_stride;
     if (!view)
-        return ossa_error_set(g->error, OSSA_ERR_IMPORT, accessor, -1,
-                              "%s: %s: accessor %d uses bufferView %d, which does not exist",
-                              g->path, what, accessor, view_index);
+        return ossa_error_set(g->error, OSSA_ERR_IMPORT, error_index, -1,
+                              "%s: %s uses bufferView %d, which does not exist", g->path, who,
+                              view_index);
+    char what[32];
+    snprintf(what, sizeof what, "bufferView %d", view_index);
+    int buffer, view_offset, view_length, view_stride;
     if (!ossai_gltf_int(g, view, "buffer", -1, &buffer, what) ||
         !ossai_gltf_int(g, view, "byteOffset", 0, &view_offset, what) ||
         !ossai_gltf_int(g, view, "byteLength", -1, &view_length, what) ||
         !ossai_gltf_int(g, view, "byteStride", 0, &view_stride, what))
         return g->error->code;
-    const uint64_t step = stride_override > 0 ? (uint64_t)stride_override
-                                              : (view_stride ? (uint64_t)view_stride : element);
+    if (packed && view_stride)
+        return ossa_error_set(g->error, OSSA_ERR_IMPORT, error_index, -1,
+                              "%s: %s uses bufferView %d, which has a byteStride (%d): sparse "
+                              "indices and values are tightly packed, their views must not "
+                              "have one",
+                              g->path, who, view_index, view_stride);
+    const uint64_t step = view_stride ? (uint64_t)view_stride : element;
     if (buffer < 0 || buffer >= g->buffer_count || view_length < 0 || step < element)
-        return ossa_error_set(g->error, OSSA_ERR_IMPORT, accessor, -1,
+        return ossa_error_set(g->error, OSSA_ERR_IMPORT, error_index, -1,
                               "%s: %s: bufferView %d has buffer %d, byteLength %d, byteStride "
                               "%d (elements of %d bytes)",
-                              g->path, what, view_index, buffer, view_length, view_stride,
+                              g->path, who, view_index, buffer, view_length, view_stride,
                               (int)element);
     ossa_result r = load_buffer(g, buffer);
     if (r)
@@ -170,14 +177,12 @@ ossa_result ossai_gltf_view_locate(ossai_gltf *g, int view_index, int offset, in
     const uint64_t end = (uint64_t)offset + step * (uint64_t)(count - 1) + element;
     if (end > (uint64_t)view_length ||
         (uint64_t)view_offset + (uint64_t)view_length > g->buffers[buffer].bytes)
-        return ossa_error_set(g->error, OSSA_ERR_IMPORT, accessor, -1,
-                              "%s: %s: accessor %d (%d elements, stride %d, offset %d) runs "
-                              "past bufferView %d (offset %d, %d bytes) or its buffer (%zu "
-                              "bytes)",
-                              g->path, what, accessor, count, (int)step, offset, view_index,
-                              view_offset, view_length, g->buffers[buffer].bytes);
+        return ossa_error_set(g->error, OSSA_ERR_IMPORT, error_index, -1,
+                              "%s: %s (%d elements, stride %d, byteOffset %d) runs past "
+                              "bufferView %d (offset %d, %d bytes) or its buffer (%zu bytes)",
+                              g->path, who, count, (int)step, offset, view_index, view_offset,
+                              view_length, g->buffers[buffer].bytes);
     *base = g->buffers[buffer].data + view_offset + offset;
     *stride = (size_t)step;
     return OSSA_OK;
 }
-
