@@ -186,7 +186,34 @@ TEST(import_rejects_malformed_animation_accessors)
     }
 }
 
+/* A channel without a target node is ignored (glTF 2.0: extensions use
+ * it), but assimp 5.2 crashes on one when it has loaded no node at all
+ * (none in the scene, none targeted): refused before assimp reads it. */
+TEST(import_ignores_nodeless_channels_and_refuses_the_one_assimp_crashes_on)
+{
+    char json[1024];
+    const char *file = temp_path("nodeless.gltf");
+    snprintf(json, sizeof json, tg_nodeless_json, "{}");
+    REQUIRE(tg_write_text(file, json) == 0);
+    ossa_import im;
+    ossa_error e;
+    CHECK_RESULT(ossa_import_file(file, NULL, &im, &e), OSSA_ERR_UNSUPPORTED);
+    CHECK(strstr(e.message, "nodeless.gltf: animation 0 has a channel without a target node") !=
+          NULL);
+    CHECK(im.blocks_ == NULL);
+    /* With node N in the scene assimp has a node to (mis)read it as; ossa
+     * ignores the channel. */
+    snprintf(json, sizeof json, tg_nodeless_json, "{\"nodes\":[0]}");
+    REQUIRE(tg_write_text(file, json) == 0);
+    REQUIRE(ossa_import_file(file, NULL, &im, &e) == OSSA_OK);
+    CHECK_INT(im.clip_count, 1);
+    CHECK_INT(im.clips[0].track_count, 0);
+    CHECK_INT(im.skeleton.joint_count, 0);
+    ossa_import_free(&im);
+}
+
 UTEST_MAIN(import_keeps_each_curves_own_key_times, import_reads_glb_as_it_reads_gltf,
            import_reads_normalised_rotations_and_strided_translations,
            import_reads_external_buffer_files,
-           import_rejects_malformed_animation_accessors)
+           import_rejects_malformed_animation_accessors,
+           import_ignores_nodeless_channels_and_refuses_the_one_assimp_crashes_on)

@@ -74,6 +74,18 @@ static const char tg_skinned_json[] =
     "\"animations\":%s,"
     "\"buffers\":[{\"byteLength\":340%s}]}";
 
+/* An animation-only file whose one channel has no target node: printf
+ * format taking the default scene's JSON ("{}": no node in it). */
+static const char tg_nodeless_json[] =
+    "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[%s],\"nodes\":[{\"name\":\"N\"}],"
+    "\"animations\":[{\"channels\":[{\"sampler\":0,\"target\":{\"path\":\"translation\"}}],"
+    "\"samplers\":[{\"input\":0,\"output\":1}]}],\"accessors\":[{\"bufferView\":0,"
+    "\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\",\"min\":[0],\"max\":[1]},"
+    "{\"bufferView\":0,\"byteOffset\":8,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}],"
+    "\"bufferViews\":[{\"buffer\":0,\"byteLength\":32}],\"buffers\":[{\"byteLength\":32,"
+    "\"uri\":\"data:application/octet-stream;base64,"
+    "AAAAAAAAgD8AAAAAAAAAAAAAAAAAAIA/AAAAAAAAAAA=\"}]}";
+
 static inline char *tg_base64(const unsigned char *data, size_t n)
 {
     static const char a[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

@@ -250,9 +250,26 @@ static ossa_result check_skins(ossai_gltf *g)
     return OSSA_OK;
 }
 
+/* Whether assimp loads any node: it loads the default scene's nodes (with
+ * their children) and the nodes channels target, nothing else. */
+static bool loads_a_node(ossai_gltf *g)
+{
+    const cJSON *scene_value = cJSON_GetObjectItemCaseSensitive(g->json, "scene");
+    const int scene_index = cJSON_IsNumber(scene_value) ? (int)scene_value->valuedouble : 0;
+    const cJSON *roots =
+        cJSON_GetObjectItemCaseSensitive(ossai_gltf_item(g, "scenes", scene_index), "nodes");
+    return cJSON_GetArraySize(roots) > 0;
+}
+
+/* The glTF spec lets a channel have no target node (it is then ignored:
+ * extensions use it). assimp 5.2 reads such a channel as node 0 of the
+ * nodes it has loaded: with none loaded it indexes an empty list and
+ * crashes (found by the import fuzzer), so that case is refused. */
 static ossa_result check_animations(ossai_gltf *g)
 {
     const int n = array_size(g, "animations");
+    int nodeless = -1; /* an animation with a channel without a target node */
+    bool targets_a_node = false;
     for (int i = 0; i < n; ++i) {
         const cJSON *anim = ossai_gltf_item(g, "animations", i);
         const cJSON *samplers = anim ? cJSON_GetObjectItemCaseSensitive(anim, "samplers") : NULL;
@@ -266,7 +283,7 @@ static ossa_result check_animations(ossai_gltf *g)
                 (r = check_ref(g, s, "output", "accessors", what, NULL)))
                 return r;
         for (const cJSON *c = cJSON_IsArray(channels) ? channels->child : NULL; c; c = c->next) {
-            int sampler;
+            int sampler, node;
             if (!ossai_gltf_int(g, c, "sampler", -1, &sampler, what))
                 return g->error->code;
             if (sampler < 0 || sampler >= sampler_count)
@@ -274,10 +291,18 @@ static ossa_result check_animations(ossai_gltf *g)
                                       "%s: %s: a channel uses sampler %d of %d", g->path, what,
                                       sampler, sampler_count);
             if ((r = check_ref(g, cJSON_GetObjectItemCaseSensitive(c, "target"), "node", "nodes",
-                               what, NULL)))
+                               what, &node)))
                 return r;
+            if (node < 0 && nodeless < 0)
+                nodeless = i;
+            targets_a_node |= node >= 0;
         }
     }
+    if (nodeless >= 0 && !targets_a_node && !loads_a_node(g))
+        return ossa_error_set(g->error, OSSA_ERR_UNSUPPORTED, nodeless, -1,
+                              "%s: animation %d has a channel without a target node, and no "
+                              "node is in the scene or targeted: assimp 5.2 crashes on it",
+                              g->path, nodeless);
     return OSSA_OK;
 }
 
