@@ -193,6 +193,30 @@ TEST(sparse_accessor_over_a_strided_view_is_refused)
     ossa_import_free(&im);
 }
 
+/* Without a buffer view the base is zeros the file does not hold: past
+ * 256 MiB of them (assimp 5.2 would allocate them all) it is refused. */
+TEST(sparse_accessor_without_a_view_is_capped)
+{
+    tg_doc d;
+    sp_anim_doc(&d, true);
+    /* The times (accessor 0, no view): 100 million elements, 4 substituted. */
+    char *count = strstr(d.accessors, "\"count\":4,");
+    REQUIRE(count && count < strstr(d.accessors, "\"sparse\""));
+    const char *rest = count + strlen("\"count\":4,");
+    char accessors[sizeof d.accessors];
+    snprintf(accessors, sizeof accessors, "%.*s\"count\":100000000,%s",
+             (int)(count - d.accessors), d.accessors, rest);
+    snprintf(d.accessors, sizeof d.accessors, "%s", accessors);
+    const char *file = temp_path("sparse_zeros.gltf");
+    REQUIRE(tg_write_doc(file, &d, sp_anim_members) == 0);
+    ossa_import im;
+    ossa_error e;
+    CHECK_RESULT(ossa_import_file(file, NULL, &im, &e), OSSA_ERR_UNSUPPORTED);
+    CHECK(strstr(e.message, "sparse_zeros.gltf: accessor 0 has no bufferView and 100000000 "
+                            "elements of 4 bytes") != NULL);
+    CHECK(im.blocks_ == NULL);
+}
+
 /* ---- malformed sparse parts ---- */
 
 /* One translation channel of node N whose output (accessor 1: 4 keys, a
@@ -333,6 +357,6 @@ TEST(sparse_joint_indices_are_checked_against_the_skin)
 
 UTEST_MAIN(sparse_animation_accessors_read_as_their_dense_values,
            sparse_and_dense_files_give_the_same_clip, sparse_mesh_accessors_give_the_dense_mesh,
-           sparse_accessor_over_a_strided_view_is_refused,
+           sparse_accessor_over_a_strided_view_is_refused, sparse_accessor_without_a_view_is_capped,
            malformed_sparse_accessors_are_refused_naming_the_field,
            sparse_joint_indices_are_checked_against_the_skin)

@@ -84,6 +84,10 @@ static ossa_result check_nodes(ossai_gltf *g)
     return OSSA_OK;
 }
 
+/* Zeros an accessor without a buffer view may stand for: assimp 5.2
+ * allocates them all (a 2 KB file asked it for 8 GB). */
+#define MAX_ZERO_BYTES ((size_t)256 << 20)
+
 /* Every accessor (its sparse part included) is read once whole. assimp
  * 5.2 applies sparse substitutes, but copies a sparse accessor's base as if
  * it were packed and then reads it with the view's byteStride: wrong values
@@ -97,6 +101,11 @@ static ossa_result check_accessors(ossai_gltf *g)
         if (r)
             return r;
         const size_t element = (size_t)a.component_bytes * (size_t)a.components;
+        if (!a.base && (size_t)a.count > MAX_ZERO_BYTES / element)
+            return ossa_error_set(g->error, OSSA_ERR_UNSUPPORTED, i, -1,
+                                  "%s: accessor %d has no bufferView and %d elements of %zu "
+                                  "bytes: more than the %zu MiB of zeros ossa accepts",
+                                  g->path, i, a.count, element, MAX_ZERO_BYTES >> 20);
         if (a.sparse.count && a.base && a.stride != element)
             return ossa_error_set(g->error, OSSA_ERR_UNSUPPORTED, i, -1,
                                   "%s: accessor %d is sparse over a bufferView with byteStride "
