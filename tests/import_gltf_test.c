@@ -91,39 +91,6 @@ TEST(import_reads_glb_as_it_reads_gltf)
     ossa_import_free(&b);
 }
 
-/* An animation-only file of one node "N"; the caller gives the accessors,
- * buffer views (NULL: one view of the whole buffer), samplers, channels and
- * the bytes of buffer 0, embedded, or written to bin_path and named by
- * bin_uri. */
-static int write_anim(const char *path, const char *accessors, const char *views,
-                      const char *samplers, const char *channels, const unsigned char *bytes,
-                      size_t n, const char *bin_uri, const char *bin_path)
-{
-    if (bin_uri) {
-        FILE *f = fopen(bin_path, "wb");
-        if (!f)
-            return -1;
-        fwrite(bytes, 1, n, f);
-        fclose(f);
-    }
-    char *b64 = tg_base64(bytes, n);
-    const size_t size = strlen(accessors) + (views ? strlen(views) : 0) + strlen(samplers) +
-                        strlen(channels) + strlen(b64) + 2048;
-    char *json = malloc(size), whole[64];
-    snprintf(whole, sizeof whole, "[{\"buffer\":0,\"byteLength\":%zu}]", n);
-    snprintf(json, size,
-             "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],"
-             "\"nodes\":[{\"name\":\"N\"}],\"animations\":[{\"name\":\"a\",\"channels\":%s,"
-             "\"samplers\":%s}],\"accessors\":%s,\"bufferViews\":%s,"
-             "\"buffers\":[{\"byteLength\":%zu,\"uri\":\"%s%s\"}]}",
-             channels, samplers, accessors, views ? views : whole, n,
-             bin_uri ? "" : "data:application/octet-stream;base64,", bin_uri ? bin_uri : b64);
-    int r = tg_write_text(path, json);
-    free(json);
-    free(b64);
-    return r;
-}
-
 TEST(import_reads_normalised_rotations_and_strided_translations)
 {
     unsigned char bytes[64] = {0};
@@ -143,7 +110,7 @@ TEST(import_reads_normalised_rotations_and_strided_translations)
     const char *views = "[{\"buffer\":0,\"byteLength\":24},"
                         "{\"buffer\":0,\"byteOffset\":24,\"byteLength\":32,\"byteStride\":16}]";
     const char *file = temp_path("normalised.gltf");
-    REQUIRE(write_anim(file, accessors, views,
+    REQUIRE(tg_write_anim(file, accessors, views,
                        "[{\"input\":0,\"output\":1},{\"input\":0,\"output\":2}]",
                        "[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"rotation\"}},"
                        "{\"sampler\":1,\"target\":{\"node\":0,\"path\":\"translation\"}}]",
@@ -166,7 +133,7 @@ TEST(import_reads_external_buffer_files)
     const float keys[8] = {0, 1, 0, 0, 0, 0, 2, 0};
     memcpy(bytes, keys, 32);
     const char *file = temp_path("external.gltf");
-    REQUIRE(write_anim(file,
+    REQUIRE(tg_write_anim(file,
                        "[{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\","
                        "\"min\":[0],\"max\":[1]},{\"bufferView\":0,\"byteOffset\":8,"
                        "\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}]",
@@ -205,7 +172,7 @@ TEST(import_rejects_malformed_animation_accessors)
     };
     for (int c = 0; c < 3; ++c) {
         const char *file = temp_path(cases[c][1]);
-        REQUIRE(write_anim(file, cases[c][0], NULL, "[{\"input\":0,\"output\":1}]",
+        REQUIRE(tg_write_anim(file, cases[c][0], NULL, "[{\"input\":0,\"output\":1}]",
                            "[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}]",
                            bytes, sizeof bytes, NULL, NULL) == 0);
         ossa_import im;
@@ -219,7 +186,34 @@ TEST(import_rejects_malformed_animation_accessors)
     }
 }
 
+/* A channel without a target node is ignored (glTF 2.0: extensions use
+ * it), but assimp 5.2 crashes on one when it has loaded no node at all
+ * (none in the scene, none targeted): refused before assimp reads it. */
+TEST(import_ignores_nodeless_channels_and_refuses_the_one_assimp_crashes_on)
+{
+    char json[1024];
+    const char *file = temp_path("nodeless.gltf");
+    snprintf(json, sizeof json, tg_nodeless_json, "{}");
+    REQUIRE(tg_write_text(file, json) == 0);
+    ossa_import im;
+    ossa_error e;
+    CHECK_RESULT(ossa_import_file(file, NULL, &im, &e), OSSA_ERR_UNSUPPORTED);
+    CHECK(strstr(e.message, "nodeless.gltf: animation 0 has a channel without a target node") !=
+          NULL);
+    CHECK(im.blocks_ == NULL);
+    /* With node N in the scene assimp has a node to (mis)read it as; ossa
+     * ignores the channel. */
+    snprintf(json, sizeof json, tg_nodeless_json, "{\"nodes\":[0]}");
+    REQUIRE(tg_write_text(file, json) == 0);
+    REQUIRE(ossa_import_file(file, NULL, &im, &e) == OSSA_OK);
+    CHECK_INT(im.clip_count, 1);
+    CHECK_INT(im.clips[0].track_count, 0);
+    CHECK_INT(im.skeleton.joint_count, 0);
+    ossa_import_free(&im);
+}
+
 UTEST_MAIN(import_keeps_each_curves_own_key_times, import_reads_glb_as_it_reads_gltf,
            import_reads_normalised_rotations_and_strided_translations,
            import_reads_external_buffer_files,
-           import_rejects_malformed_animation_accessors)
+           import_rejects_malformed_animation_accessors,
+           import_ignores_nodeless_channels_and_refuses_the_one_assimp_crashes_on)

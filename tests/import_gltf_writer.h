@@ -1,6 +1,8 @@
 /* import_gltf_writer.h - small glTF files written by the tests themselves:
  * a skinned triangle with two joints (names and animations chosen by the
- * test), as .gltf with an embedded base64 buffer or as .glb. Header-only. */
+ * test), as .gltf with an embedded base64 buffer or as .glb; an
+ * animation-only file of one node; and any document assembled view by view
+ * and accessor by accessor (tg_doc). Header-only. */
 #ifndef OSSA_IMPORT_GLTF_WRITER_H
 #define OSSA_IMPORT_GLTF_WRITER_H
 
@@ -72,6 +74,18 @@ static const char tg_skinned_json[] =
     "\"animations\":%s,"
     "\"buffers\":[{\"byteLength\":340%s}]}";
 
+/* An animation-only file whose one channel has no target node: printf
+ * format taking the default scene's JSON ("{}": no node in it). */
+static const char tg_nodeless_json[] =
+    "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[%s],\"nodes\":[{\"name\":\"N\"}],"
+    "\"animations\":[{\"channels\":[{\"sampler\":0,\"target\":{\"path\":\"translation\"}}],"
+    "\"samplers\":[{\"input\":0,\"output\":1}]}],\"accessors\":[{\"bufferView\":0,"
+    "\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\",\"min\":[0],\"max\":[1]},"
+    "{\"bufferView\":0,\"byteOffset\":8,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}],"
+    "\"bufferViews\":[{\"buffer\":0,\"byteLength\":32}],\"buffers\":[{\"byteLength\":32,"
+    "\"uri\":\"data:application/octet-stream;base64,"
+    "AAAAAAAAgD8AAAAAAAAAAAAAAAAAAIA/AAAAAAAAAAA=\"}]}";
+
 static inline char *tg_base64(const unsigned char *data, size_t n)
 {
     static const char a[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -95,6 +109,95 @@ static inline int tg_write_text(const char *path, const char *text)
         return -1;
     fputs(text, f);
     return fclose(f);
+}
+
+/* An animation-only file of one node "N"; the caller gives the accessors,
+ * buffer views (NULL: one view of the whole buffer), samplers, channels and
+ * the bytes of buffer 0, embedded, or written to bin_path and named by
+ * bin_uri. */
+static inline int tg_write_anim(const char *path, const char *accessors, const char *views,
+                                const char *samplers, const char *channels,
+                                const unsigned char *bytes, size_t n, const char *bin_uri,
+                                const char *bin_path)
+{
+    if (bin_uri) {
+        FILE *f = fopen(bin_path, "wb");
+        if (!f)
+            return -1;
+        fwrite(bytes, 1, n, f);
+        fclose(f);
+    }
+    char *b64 = tg_base64(bytes, n);
+    const size_t size = strlen(accessors) + (views ? strlen(views) : 0) + strlen(samplers) +
+                        strlen(channels) + strlen(b64) + 2048;
+    char *json = malloc(size), whole[64];
+    snprintf(whole, sizeof whole, "[{\"buffer\":0,\"byteLength\":%zu}]", n);
+    snprintf(json, size,
+             "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],"
+             "\"nodes\":[{\"name\":\"N\"}],\"animations\":[{\"name\":\"a\",\"channels\":%s,"
+             "\"samplers\":%s}],\"accessors\":%s,\"bufferViews\":%s,"
+             "\"buffers\":[{\"byteLength\":%zu,\"uri\":\"%s%s\"}]}",
+             channels, samplers, accessors, views ? views : whole, n,
+             bin_uri ? "" : "data:application/octet-stream;base64,", bin_uri ? bin_uri : b64);
+    int r = tg_write_text(path, json);
+    free(json);
+    free(b64);
+    return r;
+}
+
+/* A document assembled piece by piece: buffer views appended to one
+ * embedded buffer, accessors given as JSON objects. */
+typedef struct tg_doc {
+    unsigned char bytes[4096];
+    size_t byte_count;
+    char views[4096];
+    int view_count;
+    char accessors[8192];
+    int accessor_count;
+} tg_doc;
+
+static inline void tg_append(char *list, size_t size, int count, const char *item)
+{
+    const size_t used = strlen(list);
+    snprintf(list + used, size - used, "%s%s", count ? "," : "", item);
+}
+
+/* Appends n bytes as a new buffer view (4-byte aligned) with the JSON
+ * members `extra` (e.g. ",\"byteStride\":16", or ""); returns its index. */
+static inline int tg_view(tg_doc *d, const void *data, size_t n, const char *extra)
+{
+    char view[160];
+    snprintf(view, sizeof view, "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu%s}",
+             d->byte_count, n, extra);
+    memcpy(d->bytes + d->byte_count, data, n);
+    d->byte_count = (d->byte_count + n + 3) & ~(size_t)3;
+    tg_append(d->views, sizeof d->views, d->view_count, view);
+    return d->view_count++;
+}
+
+/* Appends an accessor (a JSON object); returns its index. */
+static inline int tg_accessor(tg_doc *d, const char *json)
+{
+    tg_append(d->accessors, sizeof d->accessors, d->accessor_count, json);
+    return d->accessor_count++;
+}
+
+/* Writes the document: `members` (asset, scene, nodes, animations... with
+ * no trailing comma), then its accessors, views and embedded buffer. */
+static inline int tg_write_doc(const char *path, const tg_doc *d, const char *members)
+{
+    char *b64 = tg_base64(d->bytes, d->byte_count);
+    const size_t size = strlen(members) + sizeof d->views + sizeof d->accessors + strlen(b64) +
+                        256;
+    char *json = malloc(size);
+    snprintf(json, size,
+             "{%s,\"accessors\":[%s],\"bufferViews\":[%s],\"buffers\":[{\"byteLength\":%zu,"
+             "\"uri\":\"data:application/octet-stream;base64,%s\"}]}",
+             members, d->accessors, d->views, d->byte_count, b64);
+    int r = tg_write_text(path, json);
+    free(json);
+    free(b64);
+    return r;
 }
 
 /* The triangle as a .gltf with the buffer embedded as a data: URI. */

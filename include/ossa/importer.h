@@ -63,7 +63,8 @@ typedef struct ossa_import {
     ossa_source_format format;
     const char *format_name;   /* e.g. "glTF 2.0", "FBX" */
     /* Length of one unit in metres as the file declares it (FBX
-     * UnitScaleFactor, glTF: 1), before options.scale; 0 when unknown. */
+     * UnitScaleFactor, glTF: 1, Collada <unit meter>, 1 when absent), before
+     * options.scale; 0 when unknown. Lengths are imported in this unit. */
     float source_metres_per_unit;
     /* The same for the imported data: source_metres_per_unit / scale. */
     float metres_per_unit;

@@ -84,18 +84,33 @@ static ossa_result check_nodes(ossai_gltf *g)
     return OSSA_OK;
 }
 
+/* Zeros an accessor without a buffer view may stand for: assimp 5.2
+ * allocates them all (a 2 KB file asked it for 8 GB). */
+#define MAX_ZERO_BYTES ((size_t)256 << 20)
+
+/* Every accessor (its sparse part included) is read once whole. assimp
+ * 5.2 applies sparse substitutes, but copies a sparse accessor's base as if
+ * it were packed and then reads it with the view's byteStride: wrong values
+ * and a read past its copy (seen under valgrind), so that is refused. */
 static ossa_result check_accessors(ossai_gltf *g)
 {
     const int n = array_size(g, "accessors");
     for (int i = 0; i < n; ++i) {
-        char what[48];
-        snprintf(what, sizeof what, "accessor %d", i);
         ossai_gltf_accessor a;
-        ossa_result r = ossai_gltf_accessor_get(g, i, &a, what);
-        if (!r)
-            r = ossai_gltf_sparse_check(g, i, what);
+        ossa_result r = ossai_gltf_accessor_get(g, i, &a, NULL);
         if (r)
             return r;
+        const size_t element = (size_t)a.component_bytes * (size_t)a.components;
+        if (!a.base && (size_t)a.count > MAX_ZERO_BYTES / element)
+            return ossa_error_set(g->error, OSSA_ERR_UNSUPPORTED, i, -1,
+                                  "%s: accessor %d has no bufferView and %d elements of %zu "
+                                  "bytes: more than the %zu MiB of zeros ossa accepts",
+                                  g->path, i, a.count, element, MAX_ZERO_BYTES >> 20);
+        if (a.sparse.count && a.base && a.stride != element)
+            return ossa_error_set(g->error, OSSA_ERR_UNSUPPORTED, i, -1,
+                                  "%s: accessor %d is sparse over a bufferView with byteStride "
+                                  "%zu (elements of %zu bytes), which assimp 5.2 reads wrongly",
+                                  g->path, i, a.stride, element);
     }
     return OSSA_OK;
 }
@@ -148,20 +163,19 @@ static ossa_result check_primitive(ossai_gltf *g, const cJSON *prim, int mesh, i
                                   g->path, what, attr->string, a.count, vertices);
         vertices = a.count;
         if (strncmp(attr->string, "JOINTS_", 7) == 0) {
-            if (a.component_type != 5121 && a.component_type != 5123)
+            if (a.component_type != OSSAI_GLTF_UNSIGNED_BYTE &&
+                a.component_type != OSSAI_GLTF_UNSIGNED_SHORT)
                 return ossa_error_set(g->error, OSSA_ERR_IMPORT, mesh, -1,
                                       "%s: %s: %s must be unsigned bytes or shorts", g->path,
                                       what, attr->string);
-            for (int v = 0; a.base && skin_joints >= 0 && v < a.count * a.components; ++v) {
-                ossai_gltf_accessor one = a;
-                one.base = a.base + (size_t)(v / a.components) * a.stride +
-                           (size_t)(v % a.components) * (size_t)a.component_bytes;
-                if (ossai_gltf_index(&one, 0) >= (uint32_t)skin_joints)
-                    return ossa_error_set(g->error, OSSA_ERR_IMPORT, v / a.components, -1,
-                                          "%s: %s: vertex %d names joint %u of a %d-joint skin",
-                                          g->path, what, v / a.components,
-                                          ossai_gltf_index(&one, 0), skin_joints);
-            }
+            for (int v = 0; skin_joints >= 0 && v < a.count; ++v)
+                for (int c = 0; c < a.components; ++c)
+                    if (ossai_gltf_index(&a, v, c) >= (uint32_t)skin_joints)
+                        return ossa_error_set(g->error, OSSA_ERR_IMPORT, v, -1,
+                                              "%s: %s: vertex %d names joint %u of a %d-joint "
+                                              "skin",
+                                              g->path, what, v, ossai_gltf_index(&a, v, c),
+                                              skin_joints);
         }
     }
     int indices;
@@ -172,12 +186,11 @@ static ossa_result check_primitive(ossai_gltf *g, const cJSON *prim, int mesh, i
         ossai_gltf_accessor a;
         if ((r = ossai_gltf_accessor_get(g, indices, &a, what)))
             return r;
-        if (a.components != 1 || a.sparse)
+        if (a.components != 1)
             return ossa_error_set(g->error, OSSA_ERR_IMPORT, indices, -1,
-                                  "%s: %s: indices must be a plain scalar accessor", g->path,
-                                  what);
+                                  "%s: %s: indices must be a scalar accessor", g->path, what);
         for (int i = 0; i < a.count; ++i) {
-            const uint32_t v = ossai_gltf_index(&a, i);
+            const uint32_t v = ossai_gltf_index(&a, i, 0);
             if (v >= (uint32_t)(vertices > 0 ? vertices : 0))
                 return ossa_error_set(g->error, OSSA_ERR_IMPORT, i, -1,
                                       "%s: %s: index %d is %u, past the %d vertices", g->path,
@@ -238,7 +251,7 @@ static ossa_result check_skins(ossai_gltf *g)
         ossai_gltf_accessor a;
         if ((r = ossai_gltf_accessor_get(g, ibm, &a, what)))
             return r;
-        if (a.components != 16 || a.component_type != 5126 || a.count < count)
+        if (a.components != 16 || a.component_type != OSSAI_GLTF_FLOAT || a.count < count)
             return ossa_error_set(g->error, OSSA_ERR_IMPORT, s, -1,
                                   "%s: %s: inverseBindMatrices must be %d float MAT4s", g->path,
                                   what, count);
@@ -246,9 +259,26 @@ static ossa_result check_skins(ossai_gltf *g)
     return OSSA_OK;
 }
 
+/* Whether assimp loads any node: it loads the default scene's nodes (with
+ * their children) and the nodes channels target, nothing else. */
+static bool loads_a_node(ossai_gltf *g)
+{
+    const cJSON *scene_value = cJSON_GetObjectItemCaseSensitive(g->json, "scene");
+    const int scene_index = cJSON_IsNumber(scene_value) ? (int)scene_value->valuedouble : 0;
+    const cJSON *roots =
+        cJSON_GetObjectItemCaseSensitive(ossai_gltf_item(g, "scenes", scene_index), "nodes");
+    return cJSON_GetArraySize(roots) > 0;
+}
+
+/* The glTF spec lets a channel have no target node (it is then ignored:
+ * extensions use it). assimp 5.2 reads such a channel as node 0 of the
+ * nodes it has loaded: with none loaded it indexes an empty list and
+ * crashes (found by the import fuzzer), so that case is refused. */
 static ossa_result check_animations(ossai_gltf *g)
 {
     const int n = array_size(g, "animations");
+    int nodeless = -1; /* an animation with a channel without a target node */
+    bool targets_a_node = false;
     for (int i = 0; i < n; ++i) {
         const cJSON *anim = ossai_gltf_item(g, "animations", i);
         const cJSON *samplers = anim ? cJSON_GetObjectItemCaseSensitive(anim, "samplers") : NULL;
@@ -262,7 +292,7 @@ static ossa_result check_animations(ossai_gltf *g)
                 (r = check_ref(g, s, "output", "accessors", what, NULL)))
                 return r;
         for (const cJSON *c = cJSON_IsArray(channels) ? channels->child : NULL; c; c = c->next) {
-            int sampler;
+            int sampler, node;
             if (!ossai_gltf_int(g, c, "sampler", -1, &sampler, what))
                 return g->error->code;
             if (sampler < 0 || sampler >= sampler_count)
@@ -270,10 +300,18 @@ static ossa_result check_animations(ossai_gltf *g)
                                       "%s: %s: a channel uses sampler %d of %d", g->path, what,
                                       sampler, sampler_count);
             if ((r = check_ref(g, cJSON_GetObjectItemCaseSensitive(c, "target"), "node", "nodes",
-                               what, NULL)))
+                               what, &node)))
                 return r;
+            if (node < 0 && nodeless < 0)
+                nodeless = i;
+            targets_a_node |= node >= 0;
         }
     }
+    if (nodeless >= 0 && !targets_a_node && !loads_a_node(g))
+        return ossa_error_set(g->error, OSSA_ERR_UNSUPPORTED, nodeless, -1,
+                              "%s: animation %d has a channel without a target node, and no "
+                              "node is in the scene or targeted: assimp 5.2 crashes on it",
+                              g->path, nodeless);
     return OSSA_OK;
 }
 

@@ -105,6 +105,11 @@ ossa_result ossai_nodes_build(ossai_scene *sc);
 /* Table index of the node with this name, or -1 (first match). */
 int ossai_node_find(const ossai_scene *sc, const char *name);
 
+/* import_units.c: the unit the file declares (im->source_metres_per_unit,
+ * metres_per_unit, scale); for Collada, takes the unit assimp applied off
+ * the root node's transform, so lengths stay in the file's unit. */
+ossa_result ossai_units_decide(ossai_scene *sc);
+
 /* import_clips.c: assimp's animations -> node clips (every format but glTF). */
 ossa_result ossai_clips_from_assimp(ossai_scene *sc);
 /* import_gltf_anim.c: glTF animations read from the file itself, because

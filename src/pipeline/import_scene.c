@@ -1,6 +1,6 @@
 /* import_scene.c - ossa_import_file: checks the file, runs assimp, finds the
- * format and its units, then hands the scene to the node, clip, skeleton and
- * mesh steps (import_*.c). */
+ * format, then hands the scene to the node, unit, clip, skeleton and mesh
+ * steps (import_*.c). */
 #define _POSIX_C_SOURCE 200809L
 #include <assimp/cimport.h>
 #include <assimp/config.h>
@@ -40,23 +40,6 @@ static const char *metadata_string(const struct aiScene *scene, const char *key)
     return NULL;
 }
 
-static bool metadata_number(const struct aiScene *scene, const char *key, double *out)
-{
-    const struct aiMetadata *meta = scene->mMetaData;
-    for (unsigned i = 0; meta && i < meta->mNumProperties; ++i) {
-        const struct aiMetadataEntry *e = &meta->mValues[i];
-        if (strcmp(meta->mKeys[i].data, key) != 0 || !e->mData)
-            continue;
-        switch (e->mType) {
-        case AI_FLOAT: *out = *(const float *)e->mData; return true;
-        case AI_DOUBLE: *out = *(const double *)e->mData; return true;
-        case AI_INT32: *out = *(const int32_t *)e->mData; return true;
-        default: return false;
-        }
-    }
-    return false;
-}
-
 static ossa_source_format detect_format(const struct aiScene *scene, const char *path)
 {
     const char *importer = metadata_string(scene, "SourceAsset_Format");
@@ -75,19 +58,6 @@ static ossa_source_format detect_format(const struct aiScene *scene, const char 
     if (has_extension(path, "dae"))
         return OSSA_SOURCE_COLLADA;
     return OSSA_SOURCE_OTHER;
-}
-
-/* Metres per unit as the file declares it; 0 when it does not. FBX's
- * UnitScaleFactor is centimetres per unit; glTF is metres by definition. */
-static double source_units(const struct aiScene *scene, ossa_source_format format)
-{
-    double factor;
-    if (format == OSSA_SOURCE_GLTF)
-        return 1.0;
-    if (format == OSSA_SOURCE_FBX && metadata_number(scene, "UnitScaleFactor", &factor) &&
-        isfinite(factor) && factor > 0.0)
-        return factor / 100.0;
-    return 0.0;
 }
 
 /* The file must exist, be a regular file and be readable: checked here so
@@ -140,10 +110,7 @@ static ossa_result run(ossai_scene *sc, const ossa_import_options *options)
     ossa_result r;
     im->format = detect_format(sc->ai, sc->path);
     im->format_name = ossa_source_format_name(im->format);
-    im->source_metres_per_unit = (float)source_units(sc->ai, im->format);
-    im->metres_per_unit = (float)(im->source_metres_per_unit / sc->scale);
-    im->scale = (float)sc->scale;
-    if ((r = ossai_nodes_build(sc)))
+    if ((r = ossai_nodes_build(sc)) || (r = ossai_units_decide(sc)))
         return r;
     r = im->format == OSSA_SOURCE_GLTF ? ossai_clips_from_gltf(sc) : ossai_clips_from_assimp(sc);
     if (r || (r = ossai_skeleton_select(sc)) || (r = ossai_clips_finish(sc)))

@@ -1,13 +1,15 @@
 /* make_import_seeds.c - writes the seed corpus for import_fuzz: the tests'
  * skinned triangle (two joints, a LINEAR and a STEP clip) as glTF and GLB,
  * the same scene exported by assimp as FBX (ASCII, binary) and Collada, and
- * a few broken files. Run by hand: make_import_seeds DIR. */
+ * a few broken files (one that crashed assimp), and the sparse-accessor
+ * files of import_gltf_sparse_test.c. Run by hand: make_import_seeds DIR. */
 #include <assimp/cexport.h>
 #include <assimp/cimport.h>
 #include <assimp/scene.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "import_gltf_sparse.h"
 #include "import_gltf_writer.h"
 
 static const char clips[] =
@@ -74,6 +76,25 @@ int main(int argc, char **argv)
         return 1;
     /* No truncated FBX: assimp 5.2's FBX parser leaks its tokens when a
      * file ends early, and LeakSanitizer would report assimp's leak. */
+    tg_doc doc;
+    sp_anim_doc(&doc, true);
+    snprintf(path, sizeof path, "%s/sparse_anim.gltf", argv[1]);
+    if (tg_write_doc(path, &doc, sp_anim_members))
+        return 1;
+    sp_quad_doc(&doc, true, 0);
+    snprintf(path, sizeof path, "%s/sparse_quad.gltf", argv[1]);
+    if (tg_write_doc(path, &doc, sp_quad_members))
+        return 1;
+    sp_quad_doc(&doc, true, 16); /* refused: assimp 5.2 misreads it */
+    snprintf(path, sizeof path, "%s/sparse_strided.gltf", argv[1]);
+    if (tg_write_doc(path, &doc, sp_quad_members))
+        return 1;
+    /* A nodeless channel with no node loaded: crashed assimp 5.2. */
+    char json[1024];
+    snprintf(json, sizeof json, tg_nodeless_json, "{}");
+    snprintf(path, sizeof path, "%s/nodeless_channel.gltf", argv[1]);
+    if (tg_write_text(path, json))
+        return 1;
     snprintf(path, sizeof path, "%s/bad_view.gltf", argv[1]);
     return tg_write_skinned(path, "A", "A", "[{\"channels\":[{\"sampler\":0,\"target\":{\"node\":9,"
                                           "\"path\":\"scale\"}}],\"samplers\":[{\"input\":7,"
