@@ -265,7 +265,8 @@ int bench_skinning_main(int argc, char **argv)
     STEP("float4", "(c) float4, aligned SIMD", SKIN_FLOAT4, best, o.threads, 3.53);
     STEP("sorted", "(d) influence-sorted loops", SKIN_SORTED, best, o.threads, 2.00);
     char text[64];
-    snprintf(text, sizeof text, "(e) library, best path (%s)", ossa_skinning_path_name(best));
+    snprintf(text, sizeof text, "(e) library, best path (%s, streaming)",
+             ossa_skinning_path_name(best));
     STEP("best", text, SKIN_LIBRARY, OSSA_SKINNING_AUTO, o.threads, 1.78);
     if (o.threads > 1)
         STEP("best_1t", "(e) on one thread", SKIN_LIBRARY, OSSA_SKINNING_AUTO, 1, -1);

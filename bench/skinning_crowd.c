@@ -299,7 +299,9 @@ bool skin_crowd_init(skin_crowd *c, const ossa_skeleton *skeleton, const ossa_cl
     }
     c->output_stride = (biggest + 63) / 64 * 64;
     c->outputs = zalloc(c->output_stride * (size_t)characters);
-    if (!c->palettes || !c->palettes4 || !c->mesh_pn || !c->outputs ||
+    c->stream_outputs = zalloc(c->output_stride * (size_t)characters);
+    c->last = c->outputs;
+    if (!c->palettes || !c->palettes4 || !c->mesh_pn || !c->outputs || !c->stream_outputs ||
         !naive_mesh_init(&c->naive, mesh)) {
         snprintf(err, err_bytes, "out of memory for %d characters of %d vertices", characters,
                  c->vertices);
@@ -319,6 +321,7 @@ void skin_crowd_fini(skin_crowd *c)
     free(c->palettes);
     free(c->palettes4);
     free(c->outputs);
+    free(c->stream_outputs);
     ossa_mesh_free(c->mesh_pn, NULL);
     naive_mesh_fini(&c->naive);
     memset(c, 0, sizeof *c);
@@ -338,12 +341,13 @@ size_t skin_crowd_output_bytes(const skin_crowd *c, skin_step step)
 
 const void *skin_crowd_output(const skin_crowd *c, int character)
 {
-    return c->outputs + (size_t)character * c->output_stride;
+    return c->last + (size_t)character * c->output_stride;
 }
 
 static void run_one(skin_crowd *c, skin_step step, ossa_skinning_path path, int i)
 {
-    void *out = c->outputs + (size_t)i * c->output_stride;
+    unsigned char *base = skin_step_streams(step) ? c->stream_outputs : c->outputs;
+    void *out = base + (size_t)i * c->output_stride;
     const naive_mat4 *p4 = c->palettes4 + (size_t)i * (size_t)c->skin_joints;
     switch (step) {
     case SKIN_NAIVE: naive_skin_aos(&c->naive, p4, out); break;
@@ -361,7 +365,7 @@ static void run_one(skin_crowd *c, skin_step step, ossa_skinning_path path, int 
         job.output = out;
         job.output_bytes = c->output_stride;
         job.path = path;
-        job.stream_output = step == SKIN_LIBRARY_STREAM;
+        job.stream_output = skin_step_streams(step);
         (void)ossa_skinning_job_run(&job); /* the bench checks the path is supported */
         break;
     }
@@ -370,6 +374,7 @@ static void run_one(skin_crowd *c, skin_step step, ossa_skinning_path path, int 
 
 void skin_crowd_run(skin_crowd *c, skin_step step, ossa_skinning_path path, int threads)
 {
+    c->last = skin_step_streams(step) ? c->stream_outputs : c->outputs;
     const int n = c->characters;
 #ifdef _OPENMP
     if (threads > 1) {

@@ -18,11 +18,18 @@ typedef enum skin_step {
     SKIN_SPLIT,        /* (b) split streams */
     SKIN_FLOAT4,       /* (c) float4, aligned SIMD */
     SKIN_SORTED,       /* (d) influence-sorted loops */
-    SKIN_LIBRARY,      /* (e) ossa_skinning_job, position + normal (the seed's work) */
+    SKIN_LIBRARY,      /* (e) ossa_skinning_job, position + normal (the seed's work),
+                        * streaming stores: the library's best */
     SKIN_LIBRARY_FULL, /* ossa_skinning_job on the mesh as built (with its tangents) */
     SKIN_LIBRARY_STREAM, /* the same with streaming stores (stream_output) */
     SKIN_STEP_COUNT
 } skin_step;
+
+/* Steps that write with streaming stores (into stream_outputs). */
+static inline bool skin_step_streams(skin_step step)
+{
+    return step == SKIN_LIBRARY || step == SKIN_LIBRARY_STREAM;
+}
 
 typedef struct skin_crowd {
     int characters, vertices, skin_joints;
@@ -32,6 +39,11 @@ typedef struct skin_crowd {
     ossa_mat34 *palettes;   /* characters x skin_joints */
     naive_mat4 *palettes4;  /* the same, 4x4 */
     unsigned char *outputs; /* characters x output_stride bytes, 64-aligned */
+    /* SKIN_LIBRARY_STREAM's own output, the same size: a program writes its
+     * buffer one way, and streaming stores over lines another variant left
+     * dirty in the cache would pay for that variant's writes. */
+    unsigned char *stream_outputs;
+    const unsigned char *last; /* the output of the last step run */
     size_t output_stride;
 } skin_crowd;
 
