@@ -107,6 +107,16 @@ OSSAI_SKIN_INLINE bool all_joint(const uint16_t *joints, int count, uint16_t joi
     return two == joint * 0x00010001u;
 }
 
+/* One vertex (its `rows` floats: 0x0FFF with tangents, 0x00FF without)
+ * through the one-at-a-time arithmetic, with ordinary stores. */
+OSSAI_SKIN_INLINE void one_vertex(const ossa_mat34 *palette, size_t stride, const uint16_t *joints,
+                                  const float *weights, int n, const float *src, float *dst,
+                                  __mmask16 rows, const lanes *single)
+{
+    const __m512 m = blend(palette, stride, joints, weights, n);
+    _mm512_mask_storeu_ps(dst, rows, transform(m, m, _mm512_maskz_loadu_ps(rows, src), single));
+}
+
 /* A whole-register store; streaming ones are aligned (see above). */
 OSSAI_SKIN_INLINE void store(float *dst, __m512 v, const bool stream)
 {
@@ -147,9 +157,7 @@ OSSAI_SKIN_INLINE void skin(const ossai_skin_batch *b, const int n, const bool t
         uint16_t current = 0xFFFF; /* no skin joint has this index */
         __m512 c[3] = {zero, zero, zero}, t[3] = {zero, zero, zero};
         for (size_t k = stream ? lead_in(dst, 12, left) : 0; k > 0; --k, --left) {
-            const __m512 m = blend(palette, stride, joints, weights, n);
-            const __m512 v = _mm512_maskz_loadu_ps(ROWS, src);
-            _mm512_mask_storeu_ps(dst, ROWS, transform(m, m, v, &single));
+            one_vertex(palette, stride, joints, weights, n, src, dst, ROWS, &single);
             src += 12;
             dst += 12;
             joints += n;
@@ -185,9 +193,7 @@ OSSAI_SKIN_INLINE void skin(const ossai_skin_batch *b, const int n, const bool t
             weights += 4 * (n - 1);
         }
         for (; left > 0; --left) {
-            const __m512 m = blend(palette, stride, joints, weights, n);
-            const __m512 v = _mm512_maskz_loadu_ps(ROWS, src);
-            _mm512_mask_storeu_ps(dst, ROWS, transform(m, m, v, &single));
+            one_vertex(palette, stride, joints, weights, n, src, dst, ROWS, &single);
             src += 12;
             dst += 12;
             joints += n;
@@ -199,9 +205,7 @@ OSSAI_SKIN_INLINE void skin(const ossai_skin_batch *b, const int n, const bool t
         uint16_t current = 0xFFFF;
         __m512 c[3] = {zero, zero, zero}, t = zero;
         if (stream && left > 0 && (uintptr_t)dst % 64 != 0) { /* dst % 64 == 32 */
-            const __m512 m = blend(palette, stride, joints, weights, n);
-            const __m512 v = _mm512_maskz_loadu_ps(0x00FF, src);
-            _mm512_mask_storeu_ps(dst, 0x00FF, transform(m, m, v, &single));
+            one_vertex(palette, stride, joints, weights, n, src, dst, 0x00FF, &single);
             src += 8;
             dst += 8;
             joints += n;
@@ -228,11 +232,8 @@ OSSAI_SKIN_INLINE void skin(const ossai_skin_batch *b, const int n, const bool t
             joints += 2 * n;
             weights += 2 * (n - 1);
         }
-        if (left > 0) {
-            const __m512 m = blend(palette, stride, joints, weights, n);
-            const __m512 v = _mm512_maskz_loadu_ps(0x00FF, src);
-            _mm512_mask_storeu_ps(dst, 0x00FF, transform(m, m, v, &single));
-        }
+        if (left > 0)
+            one_vertex(palette, stride, joints, weights, n, src, dst, 0x00FF, &single);
     }
 }
 
