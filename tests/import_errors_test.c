@@ -16,7 +16,7 @@
 #include "test_support.h"
 #include "utest.h"
 
-/* OSSA_TEST_NEEDS_PIPELINE */
+/* OSSA_TEST_NEEDS_PIPELINE OSSA_TEST_NEEDS_IMPORTER */
 
 static const char turn[] = "[{\"name\":\"turn\",\"channels\":[{\"sampler\":0,\"target\":{\"node\":2,"
                            "\"path\":\"rotation\"}}],\"samplers\":[{\"input\":6,\"output\":7}]}]";

@@ -13,7 +13,7 @@
 #include "test_support.h"
 #include "utest.h"
 
-/* OSSA_TEST_NEEDS_PIPELINE */
+/* OSSA_TEST_NEEDS_PIPELINE OSSA_TEST_NEEDS_IMPORTER */
 
 static const char *temp_path(const char *name)
 {

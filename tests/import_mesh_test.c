@@ -12,7 +12,7 @@
 #include "test_support.h"
 #include "utest.h"
 
-/* OSSA_TEST_NEEDS_PIPELINE OSSA_TEST_NEEDS_CJSON */
+/* OSSA_TEST_NEEDS_PIPELINE OSSA_TEST_NEEDS_IMPORTER OSSA_TEST_NEEDS_CJSON */
 
 static void check_gltf_mesh(const char *name)
 {

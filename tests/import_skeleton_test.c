@@ -10,7 +10,7 @@
 #include "test_support.h"
 #include "utest.h"
 
-/* OSSA_TEST_NEEDS_PIPELINE OSSA_TEST_NEEDS_CJSON */
+/* OSSA_TEST_NEEDS_PIPELINE OSSA_TEST_NEEDS_IMPORTER OSSA_TEST_NEEDS_CJSON */
 
 /* Model-space rest matrices of a raw skeleton (parents come first). */
 static ts_dmat *rest_model(const ossa_raw_skeleton *s)

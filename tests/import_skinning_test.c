@@ -22,7 +22,7 @@
 #include "test_support.h"
 #include "utest.h"
 
-/* OSSA_TEST_NEEDS_PIPELINE OSSA_TEST_NEEDS_CJSON */
+/* OSSA_TEST_NEEDS_PIPELINE OSSA_TEST_NEEDS_IMPORTER OSSA_TEST_NEEDS_CJSON */
 
 /* Bind-pose positions may differ from the source by this fraction of the
  * model's size (its bounding box diagonal). The pose is rebuilt in float

@@ -13,7 +13,7 @@
 #include "test_support.h"
 #include "utest.h"
 
-/* OSSA_TEST_NEEDS_PIPELINE */
+/* OSSA_TEST_NEEDS_PIPELINE OSSA_TEST_NEEDS_IMPORTER */
 
 /* Joint A at the origin, B 100 units up A's y axis; vertices (0,0,0) on A,
  * (100,0,0) on B, (0,100,0) half on each; B's inverse bind matrix moves it

@@ -18,7 +18,7 @@
 #include "test_support.h"
 #include "utest.h"
 
-/* OSSA_TEST_NEEDS_PIPELINE OSSA_TEST_NEEDS_CJSON */
+/* OSSA_TEST_NEEDS_PIPELINE OSSA_TEST_NEEDS_CJSON OSSA_TEST_NEEDS_IMPORTER */
 
 /* Dumped positions against the double-precision skinning, as a fraction of
  * the model's size (1.9 m): the runtime skins in float (about 1e-7 relative

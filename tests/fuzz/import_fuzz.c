@@ -4,7 +4,7 @@
  * yields data that keeps the importer's promises (checked here, then fed to
  * the skeleton, clip and mesh builders, whose results must make a blob that
  * ossa_blob_open accepts, as `ossa build` writes them). */
-/* OSSA_TEST_NEEDS_PIPELINE */
+/* OSSA_TEST_NEEDS_PIPELINE OSSA_TEST_NEEDS_IMPORTER */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
