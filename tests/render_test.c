@@ -244,6 +244,66 @@ TEST(gpu_skinning_draws_the_cpu_skinned_image)
     check_cpu_gpu_agree("run", 0.2f, 9, true);
 }
 
+/* Skinning straight into the renderer's mapped buffer (with streaming
+ * stores) draws exactly the image the copied streams draw. */
+TEST(mapped_streams_draw_the_copied_streams_image)
+{
+    enum { COUNT = 5 };
+    fixture f;
+    OPEN_FIXTURE(f, COUNT);
+    const ossa_mesh *mesh = f.character.mesh;
+    ossa_mat34 *pal = palettes(&f.character, "walk", 0.61f, COUNT);
+    float *streams = skin_streams(mesh, pal, COUNT);
+    ossa_mat34 *placements = ts_aligned(sizeof(ossa_mat34) * COUNT);
+    ossa_render_grid(COUNT, 1.0f, placements);
+    ossa_float3 lo, hi;
+    ossa_render_mesh_bounds(mesh, &lo, &hi);
+    ossa_render_placed_bounds(lo, hi, placements, COUNT, &lo, &hi);
+    ossa_render_frame frame;
+    memset(&frame, 0, sizeof frame);
+    frame.character_count = COUNT;
+    frame.skinned_streams = streams;
+    frame.placements = placements;
+    frame.camera = ossa_render_camera_frame(lo, hi, (float)W / H, 0.5f, 0.3f, 0.0f);
+    frame.width = W;
+    frame.height = H;
+    image *copied = malloc(sizeof *copied), *mapped = malloc(sizeof *mapped);
+    REQUIRE(draw(&f, &frame, copied));
+    const size_t stream_bytes = ossa_renderer_stream_bytes(f.renderer);
+    CHECK_INT(stream_bytes,
+              (size_t)ossa_mesh_vertex_count(mesh) * (size_t)ossa_mesh_skinned_stride(mesh));
+    ossa_error e;
+    unsigned char *to = ossa_renderer_map_streams(f.renderer, COUNT, &e);
+    if (!to)
+        fprintf(stderr, "%s\n", e.message);
+    REQUIRE(to != NULL);
+    CHECK((uintptr_t)to % 16 == 0);
+    const int skins = ossa_mesh_skin_joint_count(mesh);
+    for (int i = 0; i < COUNT; ++i) {
+        ossa_skinning_job job = {0};
+        job.mesh = mesh;
+        job.palette = pal + (size_t)i * (size_t)skins;
+        job.palette_count = skins;
+        job.output = to + (size_t)i * stream_bytes;
+        job.output_bytes = stream_bytes;
+        job.stream_output = true;
+        CHECK_RESULT(ossa_skinning_job_run(&job), OSSA_OK);
+    }
+    frame.skinned_streams = NULL;
+    frame.streams_mapped = true;
+    REQUIRE(draw(&f, &frame, mapped));
+    const int differ = different_pixels(copied, mapped);
+    if (differ)
+        fprintf(stderr, "  %d pixels differ\n", differ);
+    CHECK_INT(differ, 0);
+    free(copied);
+    free(mapped);
+    free(placements);
+    free(streams);
+    free(pal);
+    close_fixture(&f);
+}
+
 /* Two characters placed left and right, tinted red and blue: each colour
  * shows on its own side. */
 TEST(placements_and_tints_land_on_their_characters)
@@ -325,4 +385,5 @@ TEST(empty_frame_shows_ground_below_the_horizon_and_sky_above)
 UTEST_MAIN(bind_pose_silhouette_matches_projected_vertices,
            walk_silhouette_matches_projected_vertices, gpu_skinning_draws_the_cpu_skinned_image,
            placements_and_tints_land_on_their_characters,
+           mapped_streams_draw_the_copied_streams_image,
            empty_frame_shows_ground_below_the_horizon_and_sky_above)

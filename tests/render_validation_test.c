@@ -68,6 +68,31 @@ TEST(renderer_rejects_bad_frames)
     CHECK_RESULT(ossa_renderer_draw(f.renderer, &good, &t, NULL), OSSA_OK);
     CHECK_INT(t.upload_bytes, 2 * sizeof(ossa_mat34) * (size_t)ossa_mesh_skin_joint_count(mesh));
     CHECK(ossa_renderer_finish(f.renderer) >= 0.0);
+    /* Mapped streams: a count out of range maps nothing; a frame claiming
+     * more mapped characters than were mapped, or any after a frame has
+     * released the mapping, is refused. */
+    ossa_error e;
+    CHECK(ossa_renderer_map_streams(f.renderer, 0, &e) == NULL);
+    CHECK_RESULT(e.code, OSSA_ERR_BAD_ARGUMENT);
+    CHECK(ossa_renderer_map_streams(f.renderer, 3, &e) == NULL);
+    CHECK_RESULT(e.code, OSSA_ERR_BAD_ARGUMENT);
+    ossa_render_frame mapped = good;
+    mapped.skinning = OSSA_RENDER_SKINNING_CPU;
+    mapped.skinned_streams = NULL;
+    mapped.streams_mapped = true;
+    CHECK_RESULT(ossa_renderer_draw(f.renderer, &mapped, NULL, NULL), OSSA_ERR_BAD_ARGUMENT);
+    unsigned char *to = ossa_renderer_map_streams(f.renderer, 1, &e);
+    REQUIRE(to != NULL);
+    memcpy(to, streams, stream_bytes);
+    CHECK_RESULT(ossa_renderer_draw(f.renderer, &mapped, NULL, NULL), OSSA_ERR_BAD_ARGUMENT);
+    mapped.character_count = 1;
+    CHECK_RESULT(ossa_renderer_draw(f.renderer, &mapped, &t, NULL), OSSA_OK);
+    CHECK_INT(t.upload_bytes, stream_bytes);
+    CHECK_RESULT(ossa_renderer_draw(f.renderer, &mapped, NULL, NULL), OSSA_ERR_BAD_ARGUMENT);
+    /* a GPU frame drawn while streams are mapped releases them */
+    REQUIRE(ossa_renderer_map_streams(f.renderer, 2, &e) != NULL);
+    CHECK_RESULT(ossa_renderer_draw(f.renderer, &good, NULL, NULL), OSSA_OK);
+    CHECK_RESULT(ossa_renderer_draw(f.renderer, &mapped, NULL, NULL), OSSA_ERR_BAD_ARGUMENT);
     uint8_t small[16];
     CHECK_RESULT(ossa_render_headless_read(f.headless, small, sizeof small),
                  OSSA_ERR_OUTPUT_TOO_SMALL);

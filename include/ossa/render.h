@@ -101,6 +101,10 @@ typedef struct ossa_render_frame {
      * vertex_count * the mesh's skinned stride. */
     const void *skinned_streams;
     size_t skinned_stream_stride;
+    /* CPU skinning, true: the streams were written straight into the
+     * renderer's buffer (ossa_renderer_map_streams) and skinned_streams is
+     * not read. */
+    bool streams_mapped;
     /* GPU skinning: character i's palette (the mesh's skin_joint_count
      * matrices, ossa_palette_job's output) at palettes + i * skin_joint_count. */
     const ossa_mat34 *palettes;
@@ -135,6 +139,21 @@ typedef struct ossa_render_timings {
  * timings and error may be NULL. */
 ossa_result ossa_renderer_draw(ossa_renderer *renderer, const ossa_render_frame *frame,
                                ossa_render_timings *timings, ossa_error *error);
+/* CPU skinning without a copy (seed 002's end state): orphans the renderer's
+ * dynamic vertex buffer, maps room for character_count skinned streams
+ * (1..max_characters) and returns where they go: character i's at the
+ * returned pointer + i * ossa_renderer_stream_bytes(renderer), 16-byte
+ * aligned, in the mesh's skinned layout. Skin into it (ossa_skinning_job,
+ * best with stream_output: drivers may map write-combined memory, which
+ * wants whole lines written in order and never read), write every byte, then
+ * draw a frame of at most that many characters with streams_mapped. Drawing
+ * (or mapping again, or destroying) releases the mapping. NULL, with a
+ * message in *error (may be NULL), for a bad count or a mapping the driver
+ * refuses or misaligns. */
+void *ossa_renderer_map_streams(ossa_renderer *renderer, int character_count,
+                                ossa_error *error);
+/* Bytes of one character's skinned stream (vertex_count * skinned stride). */
+size_t ossa_renderer_stream_bytes(const ossa_renderer *renderer);
 /* Waits for the last drawn frame and returns its GPU time in ms (negative
  * when the driver has no timer queries). */
 double ossa_renderer_finish(ossa_renderer *renderer);

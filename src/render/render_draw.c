@@ -45,7 +45,13 @@ static ossa_result check_frame(const ossa_renderer *r, const ossa_render_frame *
                               "0 < z_near < z_far, all finite");
     if (f->character_count == 0)
         return OSSA_OK;
-    if (f->skinning == OSSA_RENDER_SKINNING_CPU) {
+    if (f->skinning == OSSA_RENDER_SKINNING_CPU && f->streams_mapped) {
+        if (f->character_count > r->mapped_count)
+            return ossa_error_set(error, OSSA_ERR_BAD_ARGUMENT, -1, -1,
+                                  "render frame: %d characters' streams_mapped, but %d mapped "
+                                  "(ossa_renderer_map_streams)",
+                                  f->character_count, r->mapped_count);
+    } else if (f->skinning == OSSA_RENDER_SKINNING_CPU) {
         if (!f->skinned_streams)
             return ossa_error_set(error, OSSA_ERR_MISSING_INPUT, -1, -1,
                                   "render frame: CPU skinning without skinned_streams");
@@ -127,6 +133,53 @@ static void *map_whole(GLenum target, size_t capacity, size_t bytes)
                             GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT);
 }
 
+void *ossa_renderer_map_streams(ossa_renderer *r, int character_count, ossa_error *error)
+{
+    ossa_error_clear(error);
+    if (!r || character_count < 1 || character_count > r->max_characters) {
+        ossa_error_set(error, OSSA_ERR_BAD_ARGUMENT, -1, -1,
+                       "map streams: %d characters, the renderer holds 1..%d", character_count,
+                       r ? r->max_characters : 0);
+        return NULL;
+    }
+    glBindBuffer(GL_ARRAY_BUFFER, r->dynamic_stream);
+    if (r->mapped_count)
+        glUnmapBuffer(GL_ARRAY_BUFFER);
+    r->mapped_count = 0;
+    void *to = map_whole(GL_ARRAY_BUFFER, r->stream_bytes * (size_t)r->max_characters,
+                         r->stream_bytes * (size_t)character_count);
+    if (to && (uintptr_t)to % 16 != 0) {
+        glUnmapBuffer(GL_ARRAY_BUFFER);
+        ossa_error_set(error, OSSA_ERR_MISALIGNED, -1, -1,
+                       "map streams: the driver mapped the buffer at %p, not 16-byte aligned",
+                       to);
+        return NULL;
+    }
+    if (!to) {
+        ossa_error_set(error, OSSA_ERR_UNSUPPORTED, -1, -1,
+                       "map streams: the driver could not map the buffer (%s)",
+                       ossai_gl_error_name(glGetError()));
+        return NULL;
+    }
+    r->mapped_count = character_count;
+    return to;
+}
+
+size_t ossa_renderer_stream_bytes(const ossa_renderer *r)
+{
+    return r ? r->stream_bytes : 0;
+}
+
+/* Releases a mapping a frame does not use (nothing is drawn from it). */
+void ossai_render_unmap_streams(ossa_renderer *r)
+{
+    if (!r->mapped_count)
+        return;
+    glBindBuffer(GL_ARRAY_BUFFER, r->dynamic_stream);
+    glUnmapBuffer(GL_ARRAY_BUFFER);
+    r->mapped_count = 0;
+}
+
 static bool draw_cpu_skinned(ossa_renderer *r, const ossa_render_frame *f, const float *vp,
                              ossa_render_timings *t)
 {
@@ -136,12 +189,20 @@ static bool draw_cpu_skinned(ossa_renderer *r, const ossa_render_frame *f, const
     glBindVertexArray(r->vao_cpu);
     glBindBuffer(GL_ARRAY_BUFFER, r->dynamic_stream);
     const size_t bytes = r->stream_bytes * (size_t)n;
-    uint8_t *to = map_whole(GL_ARRAY_BUFFER, r->stream_bytes * (size_t)r->max_characters, bytes);
-    if (!to)
-        return false;
-    const uint8_t *from = f->skinned_streams;
-    for (int i = 0; i < n; ++i)
-        memcpy(to + (size_t)i * r->stream_bytes, from + (size_t)i * from_stride, r->stream_bytes);
+    if (!f->streams_mapped) {
+        if (r->mapped_count)
+            glUnmapBuffer(GL_ARRAY_BUFFER); /* orphaned again below */
+        r->mapped_count = 0;
+        uint8_t *to =
+            map_whole(GL_ARRAY_BUFFER, r->stream_bytes * (size_t)r->max_characters, bytes);
+        if (!to)
+            return false;
+        const uint8_t *from = f->skinned_streams;
+        for (int i = 0; i < n; ++i)
+            memcpy(to + (size_t)i * r->stream_bytes, from + (size_t)i * from_stride,
+                   r->stream_bytes);
+    }
+    r->mapped_count = 0;
     const bool ok = glUnmapBuffer(GL_ARRAY_BUFFER) == GL_TRUE;
     const double t1 = ossai_render_now_ms();
     const ossai_program *p = &r->programs[OSSAI_PROGRAM_CPU_SKINNED];
@@ -228,9 +289,11 @@ ossa_result ossa_renderer_draw(ossa_renderer *r, const ossa_render_frame *f,
         draw_ground(r, f, vp);
     t.submit_ms = ossai_render_now_ms() - t0;
     bool mapped = true;
+    const bool cpu = f->character_count > 0 && f->skinning == OSSA_RENDER_SKINNING_CPU;
+    if (!cpu)
+        ossai_render_unmap_streams(r); /* a mapping this frame does not draw from */
     if (f->character_count > 0)
-        mapped = f->skinning == OSSA_RENDER_SKINNING_CPU ? draw_cpu_skinned(r, f, vp, &t)
-                                                         : draw_gpu_skinned(r, f, vp, &t);
+        mapped = cpu ? draw_cpu_skinned(r, f, vp, &t) : draw_gpu_skinned(r, f, vp, &t);
     glBindVertexArray(0);
     glQueryCounter(r->queries[k][1], GL_TIMESTAMP);
     r->query_pending[k] = true;

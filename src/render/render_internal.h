@@ -41,6 +41,9 @@ struct ossa_renderer {
     GLuint vao_cpu, vao_gpu, vao_ground;
     GLuint indices, static_stream, bind_stream, influences;
     GLuint dynamic_stream; /* CPU skinning: max_characters skinned streams */
+    /* ossa_renderer_map_streams: the dynamic stream mapped for this many
+     * characters (0: not mapped) */
+    int mapped_count;
     GLuint palette_buffer, palette_texture;
     int palette_batch; /* characters whose palettes fit the texture buffer at once */
     float ground_cell; /* ground tile size in model units */
@@ -58,6 +61,9 @@ GLuint ossai_render_program(ossai_program_kind kind, ossa_error *error);
 
 /* "GL_INVALID_OPERATION", ... for a glGetError code. */
 const char *ossai_gl_error_name(GLenum code);
+
+/* Unmaps the dynamic stream if ossa_renderer_map_streams left it mapped. */
+void ossai_render_unmap_streams(ossa_renderer *r);
 
 /* Monotonic time in ms. */
 double ossai_render_now_ms(void);

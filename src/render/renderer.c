@@ -242,6 +242,7 @@ void ossa_renderer_destroy(ossa_renderer *r)
 {
     if (!r)
         return;
+    ossai_render_unmap_streams(r);
     for (int k = 0; k < OSSAI_PROGRAM_COUNT; ++k)
         glDeleteProgram(r->programs[k].id);
     const GLuint vaos[3] = {r->vao_cpu, r->vao_gpu, r->vao_ground};

@@ -179,19 +179,30 @@ bool render_context_frame(render_context *rc, float time_s, bool bind_pose,
     const uint64_t t0 = cli_now_ns();
     ossa_result r = render_scene_pose(&rc->scene, time_s, bind_pose);
     const uint64_t t1 = cli_now_ns();
-    if (r == OSSA_OK && skinning == OSSA_RENDER_SKINNING_CPU)
-        r = render_scene_skin(&rc->scene);
+    if (rc->headless)
+        ossa_render_headless_bind(rc->headless);
+    ossa_render_frame frame =
+        render_scene_frame(&rc->scene, skinning, &rc->camera, rc->width, rc->height);
+    ossa_error error;
+    if (r == OSSA_OK && skinning == OSSA_RENDER_SKINNING_CPU && rc->scene.characters > 0) {
+        /* Skinned straight into the renderer's buffer, with streaming stores:
+         * no copy, and nothing read back from what may be write-combined
+         * memory. */
+        void *to = ossa_renderer_map_streams(rc->renderer, rc->scene.characters, &error);
+        if (!to) {
+            snprintf(rc->err, sizeof rc->err, "%s", error.message);
+            return false;
+        }
+        r = render_scene_skin_into(&rc->scene, to, ossa_renderer_stream_bytes(rc->renderer),
+                                   true);
+        frame.streams_mapped = true;
+    }
     const uint64_t t2 = cli_now_ns();
     if (r != OSSA_OK) {
         snprintf(rc->err, sizeof rc->err, "posing the crowd: %s", ossa_result_str(r));
         return false;
     }
-    if (rc->headless)
-        ossa_render_headless_bind(rc->headless);
-    const ossa_render_frame frame =
-        render_scene_frame(&rc->scene, skinning, &rc->camera, rc->width, rc->height);
     ossa_render_timings t;
-    ossa_error error;
     if (ossa_renderer_draw(rc->renderer, &frame, &t, &error) != OSSA_OK) {
         snprintf(rc->err, sizeof rc->err, "%s", error.message);
         return false;

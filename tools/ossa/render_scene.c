@@ -190,13 +190,19 @@ ossa_result render_scene_pose(render_scene *s, float time_s, bool bind_pose)
 
 ossa_result render_scene_skin(render_scene *s)
 {
+    return render_scene_skin_into(s, s->streams, s->stream_bytes, false);
+}
+
+ossa_result render_scene_skin_into(render_scene *s, void *streams, size_t stride, bool stream)
+{
     for (int i = 0; i < s->characters; ++i) {
         ossa_skinning_job job = {0};
         job.mesh = s->mesh;
         job.palette = s->palettes + (size_t)i * (size_t)s->skin_joints;
         job.palette_count = s->skin_joints;
-        job.output = (char *)s->streams + (size_t)i * s->stream_bytes;
+        job.output = (char *)streams + (size_t)i * stride;
         job.output_bytes = s->stream_bytes;
+        job.stream_output = stream;
         const ossa_result r = ossa_skinning_job_run(&job);
         if (r != OSSA_OK)
             return r;

@@ -58,6 +58,10 @@ bool render_scene_populate(render_scene *s, int characters, int clip, char *err,
 ossa_result render_scene_pose(render_scene *s, float time_s, bool bind_pose);
 /* Skins every character's stream from its palette. */
 ossa_result render_scene_skin(render_scene *s);
+/* The same into streams + i * stride (stride >= the scene's stream_bytes),
+ * with streaming stores when `stream`: how the tools skin straight into the
+ * renderer's mapped buffer (ossa_renderer_map_streams). */
+ossa_result render_scene_skin_into(render_scene *s, void *streams, size_t stride, bool stream);
 /* A camera framing the whole crowd for a viewport of this aspect. */
 ossa_render_camera render_scene_camera(const render_scene *s, float aspect, float yaw_rad,
                                        float pitch_rad);
