@@ -48,11 +48,10 @@ ossa_result ossa_lane_blending_job_run(const ossa_lane_blending_job *job)
     ossa_result r = ossa_lane_blending_job_validate(job);
     if (r != OSSA_OK)
         return r;
-    const int n = job->character_count, width = ossai_lane_resolve_width(job->width);
-    const ossai_lane_kernels *kernels = ossai_lane_select(job->path, width);
-    int begin, end;
-    ossai_lane_range(job->batch_begin, job->batch_end, ossa_lane_batch_count(n, width), &begin,
-                     &end);
+    const int n = job->character_count;
+    const ossai_lane_plan plan =
+        ossai_lane_plan_make(job->path, job->width, n, job->batch_begin, job->batch_end);
+    const int width = plan.width;
     const size_t batch_floats = (size_t)job->joint_count * OSSAI_POSE_C * (size_t)width;
     ossai_lane_blend_args args;
     args.layers = job->layers;
@@ -63,14 +62,14 @@ ossa_result ossa_lane_blending_job_run(const ossa_lane_blending_job *job)
     args.joint_count = job->joint_count;
     args.width = width;
     args.threshold = job->threshold > 0.0f ? job->threshold : OSSA_BLEND_DEFAULT_THRESHOLD;
-    for (int b = begin; b < end; ++b) {
+    for (int b = plan.begin; b < plan.end; ++b) {
         args.batch_offset = (size_t)b * batch_floats;
         args.first_character = b * width;
         args.full = (b + 1) * width <= n;
         for (int l = 0; l < width; ++l)
             args.character[l] = b * width + l < n ? b * width + l : b * width;
         args.output = job->output + args.batch_offset;
-        kernels->blend(&args);
+        plan.kernels->blend(&args);
     }
     return OSSA_OK;
 }

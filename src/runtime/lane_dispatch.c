@@ -101,8 +101,13 @@ size_t ossa_lane_model_floats(int joint_count, int character_count, int width)
     return lane_floats(joint_count, character_count, width, OSSA_LANE_MODEL_COMPONENTS);
 }
 
-ossa_result ossai_lane_range(int batch_begin, int batch_end, int batch_count, int *begin,
-                             int *end)
+ossai_lane_plan ossai_lane_plan_make(ossa_lane_path path, int width, int characters,
+                                     int batch_begin, int batch_end)
 {
-    return ossai_job_range(batch_begin, batch_end, batch_count, begin, end);
+    ossai_lane_plan p;
+    p.width = ossai_lane_resolve_width(width);
+    p.kernels = ossai_lane_select(path, p.width);
+    ossai_job_range(batch_begin, batch_end, ossa_lane_batch_count(characters, p.width), &p.begin,
+                    &p.end);
+    return p;
 }

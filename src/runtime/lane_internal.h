@@ -94,11 +94,17 @@ int ossai_lane_resolve_width(int width);
  * and the path has one (the benchmark's comparison; results are the same). */
 ossa_result ossai_lane_sampling_job_run_with(const ossa_lane_sampling_job *job, int gather);
 
-/* ossai_job_range for the batches of a lane job's run. Out of line: inlined,
- * it changes the register allocation of the runs' per-lane set-up loops
- * (more instructions per character). */
-ossa_result ossai_lane_range(int batch_begin, int batch_end, int batch_count, int *begin,
-                             int *end);
+/* What a validated lane job's run needs: the width after its default, the
+ * kernels for the path, and the batches [begin, end) of `characters` to
+ * process. Out of line: inlined, the range check changes the register
+ * allocation of the runs' per-lane set-up loops (more instructions per
+ * character). */
+typedef struct ossai_lane_plan {
+    const ossai_lane_kernels *kernels;
+    int width, begin, end;
+} ossai_lane_plan;
+ossai_lane_plan ossai_lane_plan_make(ossa_lane_path path, int width, int characters,
+                                     int batch_begin, int batch_end);
 
 /* OSSA_OK when ossai_lane_select has kernels for the path and width; else
  * OSSA_ERR_BAD_ARGUMENT for a path that does not exist and

@@ -42,11 +42,10 @@ ossa_result ossa_lane_local_to_model_job_run(const ossa_lane_local_to_model_job 
     ossa_result r = ossa_lane_local_to_model_job_validate(job);
     if (r != OSSA_OK)
         return r;
-    const int n = job->character_count, width = ossai_lane_resolve_width(job->width);
-    const ossai_lane_kernels *kernels = ossai_lane_select(job->path, width);
-    int begin, end;
-    ossai_lane_range(job->batch_begin, job->batch_end, ossa_lane_batch_count(n, width), &begin,
-                     &end);
+    const int n = job->character_count;
+    const ossai_lane_plan plan =
+        ossai_lane_plan_make(job->path, job->width, n, job->batch_begin, job->batch_end);
+    const int width = plan.width;
     const size_t joints = (size_t)job->joint_count;
     _Alignas(64) float root[OSSAI_MODEL_C * OSSAI_LANES];
     ossai_lane_l2m_args args;
@@ -54,7 +53,7 @@ ossa_result ossa_lane_local_to_model_job_run(const ossa_lane_local_to_model_job 
     args.joint_count = job->joint_count;
     args.width = width;
     args.root = job->root ? root : NULL;
-    for (int b = begin; b < end; ++b) {
+    for (int b = plan.begin; b < plan.end; ++b) {
         if (job->root)
             for (int l = 0; l < width; ++l) {
                 const int c = b * width + l < n ? b * width + l : b * width;
@@ -63,7 +62,7 @@ ossa_result ossa_lane_local_to_model_job_run(const ossa_lane_local_to_model_job 
             }
         args.local = job->local + (size_t)b * joints * OSSAI_POSE_C * (size_t)width;
         args.model = job->model + (size_t)b * joints * OSSAI_MODEL_C * (size_t)width;
-        kernels->local_to_model(&args);
+        plan.kernels->local_to_model(&args);
     }
     return OSSA_OK;
 }

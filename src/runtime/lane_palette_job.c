@@ -55,11 +55,10 @@ ossa_result ossa_lane_palette_job_run(const ossa_lane_palette_job *job)
     ossa_result r = ossa_lane_palette_job_validate(job);
     if (r != OSSA_OK)
         return r;
-    const int n = job->character_count, width = ossai_lane_resolve_width(job->width);
-    const ossai_lane_kernels *kernels = ossai_lane_select(job->path, width);
-    int begin, end;
-    ossai_lane_range(job->batch_begin, job->batch_end, ossa_lane_batch_count(n, width), &begin,
-                     &end);
+    const int n = job->character_count;
+    const ossai_lane_plan plan =
+        ossai_lane_plan_make(job->path, job->width, n, job->batch_begin, job->batch_end);
+    const int width = plan.width;
     const int skins = skin_count(job);
     ossai_lane_palette_args args;
     args.joint_count = job->joint_count;
@@ -68,7 +67,7 @@ ossa_result ossa_lane_palette_job_run(const ossa_lane_palette_job *job)
     args.inverse_bind = job->inverse_bind;
     args.skin_joint_count = skins;
     args.stream = job->stream_output;
-    for (int b = begin; b < end; ++b) {
+    for (int b = plan.begin; b < plan.end; ++b) {
         for (int l = 0; l < width; ++l) {
             const int c = b * width + l;
             args.output[l] = c >= n          ? NULL
@@ -77,7 +76,7 @@ ossa_result ossa_lane_palette_job_run(const ossa_lane_palette_job *job)
         }
         args.model = job->model + (size_t)b * (size_t)job->joint_count * OSSAI_MODEL_C *
                                       (size_t)width;
-        kernels->palette(&args);
+        plan.kernels->palette(&args);
     }
     return OSSA_OK;
 }

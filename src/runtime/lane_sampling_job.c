@@ -44,20 +44,19 @@ ossa_result ossai_lane_sampling_job_run_with(const ossa_lane_sampling_job *job, 
     ossa_result r = ossa_lane_sampling_job_validate(job);
     if (r != OSSA_OK)
         return r;
-    const int n = job->time_count, width = ossai_lane_resolve_width(job->width);
-    const ossai_lane_kernels *kernels = ossai_lane_select(job->path, width);
+    const int n = job->time_count;
+    const ossai_lane_plan plan =
+        ossai_lane_plan_make(job->path, job->width, n, job->batch_begin, job->batch_end);
+    const int width = plan.width;
     void (*kernel)(const ossai_lane_sample_args *) =
-        gather && kernels->sample_gather ? kernels->sample_gather : kernels->sample;
-    int begin, end;
-    ossai_lane_range(job->batch_begin, job->batch_end, ossa_lane_batch_count(n, width), &begin,
-                     &end);
+        gather && plan.kernels->sample_gather ? plan.kernels->sample_gather : plan.kernels->sample;
     const int joints = (int)job->clips[0]->joint_count;
     const size_t batch_floats = (size_t)joints * OSSAI_POSE_C * (size_t)width;
     ossai_lane_sample_args args;
     args.stride = job->clips[0]->joint_stride;
     args.joint_count = joints;
     args.width = width;
-    for (int b = begin; b < end; ++b) {
+    for (int b = plan.begin; b < plan.end; ++b) {
         for (int l = 0; l < width; ++l) {
             /* lanes past the last character repeat the batch's first one */
             const int c = b * width + l < n ? b * width + l : b * width;
