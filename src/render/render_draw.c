@@ -142,10 +142,8 @@ void *ossa_renderer_map_streams(ossa_renderer *r, int character_count, ossa_erro
                        r ? r->max_characters : 0);
         return NULL;
     }
+    ossai_render_unmap_streams(r);
     glBindBuffer(GL_ARRAY_BUFFER, r->dynamic_stream);
-    if (r->mapped_count)
-        glUnmapBuffer(GL_ARRAY_BUFFER);
-    r->mapped_count = 0;
     void *to = map_whole(GL_ARRAY_BUFFER, r->stream_bytes * (size_t)r->max_characters,
                          r->stream_bytes * (size_t)character_count);
     if (to && (uintptr_t)to % 16 != 0) {
@@ -190,9 +188,6 @@ static bool draw_cpu_skinned(ossa_renderer *r, const ossa_render_frame *f, const
     glBindBuffer(GL_ARRAY_BUFFER, r->dynamic_stream);
     const size_t bytes = r->stream_bytes * (size_t)n;
     if (!f->streams_mapped) {
-        if (r->mapped_count)
-            glUnmapBuffer(GL_ARRAY_BUFFER); /* orphaned again below */
-        r->mapped_count = 0;
         uint8_t *to =
             map_whole(GL_ARRAY_BUFFER, r->stream_bytes * (size_t)r->max_characters, bytes);
         if (!to)
@@ -290,7 +285,7 @@ ossa_result ossa_renderer_draw(ossa_renderer *r, const ossa_render_frame *f,
     t.submit_ms = ossai_render_now_ms() - t0;
     bool mapped = true;
     const bool cpu = f->character_count > 0 && f->skinning == OSSA_RENDER_SKINNING_CPU;
-    if (!cpu)
+    if (!cpu || !f->streams_mapped)
         ossai_render_unmap_streams(r); /* a mapping this frame does not draw from */
     if (f->character_count > 0)
         mapped = cpu ? draw_cpu_skinned(r, f, vp, &t) : draw_gpu_skinned(r, f, vp, &t);
