@@ -28,6 +28,10 @@
  *                                                   characters' joint matrices)
  *   5 skin         ossa_skinning_job (skinning_job.h): vertices of one character
  *
+ * Beside the stages: the motion a clip carries its character between two
+ * playheads (root_motion.h: ossa_root_motion_job, ossa_lane_root_motion_job);
+ * a clip's float tracks (tracks.h).
+ *
  * The one-character jobs are the readable reference every fast path is
  * tested against. Lane jobs lay W characters side by side ([joint][component]
  * [character]) and run stages 1-4 with vertical SIMD; they end in ordinary
@@ -52,10 +56,12 @@
 #include "mesh.h"
 #include "palette_job.h"
 #include "result.h"
+#include "root_motion.h"
 #include "sampling_job.h"
 #include "simd.h"
 #include "skeleton.h"
 #include "skinning_job.h"
+#include "tracks.h"
 
 #define OSSA_VERSION_MAJOR 0
 #define OSSA_VERSION_MINOR 1

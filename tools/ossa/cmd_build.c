@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "ossa/pipeline.h"
+#include "tracks_report.h"
 
 static void help(FILE *to)
 {
@@ -36,6 +37,11 @@ static void help(FILE *to)
             "  --no-tangents    leave tangents out of meshes\n"
             "  --all-nodes      also make every plain node below a joint a joint (end-of-\n"
             "                   chain 'Nub' nodes, sockets), as ozz-animation does\n"
+            "  --root-motion J  extract root motion from joint J (default: the skeleton's\n"
+            "                   root, or the hips when the root does not move): its travel\n"
+            "                   on the ground and turn about +y become the clip's motion\n"
+            "                   track and the clip plays in place\n"
+            "  --no-root-motion keep the clips as the source moves them\n"
             "  --default        the embedded default character (96 joints; crouch, walk,\n"
             "                   run; a ~5k-triangle skinned body) instead of input files\n"
             "  -q, --quiet      no progress and no summary\n"
@@ -65,7 +71,10 @@ static int build_default(const char *output, bool quiet)
         build_report_written(output, character.skeleton, NULL);
         build_report_clips_header();
         for (int i = 0; i < OSSA_DEFAULT_CLIP_COUNT; ++i)
+        {
             build_report_clip(character.clips[i], "default", NULL, NULL);
+            tracks_report(character.clips[i], character.skeleton, 1.0f);
+        }
         build_report_meshes_header();
         build_report_mesh(character.mesh, NULL, NULL);
     }
@@ -378,6 +387,7 @@ static void summary(const build_job *job)
         const build_clip *bc = &job->clips[i];
         build_report_clip(bc->clip, bc->source->path, job->skeleton, &bc->report);
         build_report_joint_match(job->skeleton, bc, bc->source != &job->imports[0]);
+        tracks_report(bc->clip, job->skeleton, job->imports[0].metres_per_unit);
     }
     if (job->mesh_count)
         build_report_meshes_header();
@@ -398,7 +408,7 @@ int cmd_build(int argc, char **argv)
         cli_error("build", "out of memory");
         return 1;
     }
-    bool use_default = false;
+    bool use_default = false, no_root_motion = false;
     int code = 2;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
@@ -426,6 +436,11 @@ int cmd_build(int argc, char **argv)
             job.import.no_tangents = true;
         } else if (cli_is(a, "--all-nodes", NULL)) {
             job.import.all_nodes = true;
+        } else if (cli_is(a, "--root-motion", NULL)) {
+            if (!cli_string_arg(argc, argv, &i, &job.clip.root_motion_joint))
+                goto done;
+        } else if (cli_is(a, "--no-root-motion", NULL)) {
+            no_root_motion = true;
         } else if (cli_is(a, "--quiet", "-q")) {
             job.quiet = true;
         } else if (a[0] == '-' && a[1] != '\0') {
@@ -447,6 +462,11 @@ int cmd_build(int argc, char **argv)
         code = build_default(job.output, job.quiet);
         goto done;
     }
+    if (no_root_motion && job.clip.root_motion_joint) {
+        cli_error("build", "--root-motion and --no-root-motion contradict each other");
+        goto done;
+    }
+    job.clip.root_motion = no_root_motion ? OSSA_ROOT_MOTION_KEEP : OSSA_ROOT_MOTION_EXTRACT;
     code = 1;
     if (import_all(&job) || build_skeleton(&job) || check_meshes(&job) || select_clips(&job) ||
         build_clips(&job) || build_meshes(&job) || write_blob(&job))
