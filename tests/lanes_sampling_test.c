@@ -11,7 +11,7 @@
 #include "test_support.h"
 #include "utest.h"
 
-/* OSSA_TEST_NEEDS_PIPELINE */
+/* OSSA_TEST_NEEDS_PIPELINE OSSA_TEST_NEEDS_INTERNALS (calls ossai_lane_sampling_job_run_with) */
 
 /* ---- a random character: skeleton, three clips with mixed STEP tracks ---- */
 
