@@ -68,7 +68,7 @@ int render_common_parse(int argc, char **argv, int *i, render_common *o, const c
         if (!cli_string_arg(argc, argv, i, &value))
             return -1;
         if (!parse_size(value, &o->width, &o->height)) {
-            fprintf(stderr, "ossa: --size %s: expected WxH, 1..16384 pixels a side\n", value);
+            cli_error(command, "--size %s: expected WxH, 1..16384 pixels a side", value);
             return -1;
         }
         return 1;
@@ -81,7 +81,7 @@ int render_common_parse(int argc, char **argv, int *i, render_common *o, const c
         else if (strcmp(value, "gpu") == 0)
             o->skinning = OSSA_RENDER_SKINNING_GPU;
         else {
-            fprintf(stderr, "ossa: --skinning %s: expected cpu or gpu\n", value);
+            cli_error(command, "--skinning %s: expected cpu or gpu", value);
             return -1;
         }
         return 1;
