@@ -1,13 +1,15 @@
 /* render_cli_test.c - the ossa tool's pictures, run as a user runs them:
  * `ossa render` writes PNGs and GIFs with no display; a missing GL driver,
  * an EGL without vendors, a driver without OpenGL 3.3 and an unwritable path
- * each give one clear line and exit 1; `ossa view` says so when there is no
- * display, and under Xvfb (started here on a free display) renders frames
- * and quits on request; `ossa demo` writes its crowd picture unless told not
- * to. */
+ * each give one clear line and exit 1; --compare writes both pictures side
+ * by side, --loop plays the only clip (or asks which), long renders show
+ * progress; `ossa view` says so when there is no display, and under Xvfb
+ * (started here on a free display) renders frames and quits on request;
+ * `ossa demo` writes its crowd picture unless told not to. */
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
 #include <gif_lib.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ossa/pipeline.h"
 #include "render_support.h"
 #include "test_support.h"
 #include "tool_run.h"
@@ -122,16 +125,98 @@ TEST(render_writes_a_looping_gif_and_png_sequences)
     CHECK(!exists(temp_path("seq-0002.png")));
 }
 
-TEST(render_compares_cpu_and_gpu_skinning)
+TEST(render_compares_cpu_and_gpu_skinning_and_writes_both)
 {
     NEEDS_EGL();
+    const char *png = temp_path("compare.png");
     const char *argv[] = {OSSA_TEST_OSSA_EXE, "render", "--characters", "2", "--size", "96x64",
-                          "--compare", "-o", temp_path("compare.png"), NULL};
+                          "--compare", "-o", png, NULL};
     ts_run_result r;
     ts_run(argv, NULL, no_display, NULL, &r);
     CHECK_INT(r.status, 0);
     CHECK(strstr(r.out, "CPU skinning") && strstr(r.out, "GPU skinning"));
     CHECK(strstr(r.out, "pixels that differ") != NULL);
+    /* -o gets the two pictures side by side. */
+    int w = 0, h = 0;
+    CHECK(png_size(png, &w, &h) && w == 2 * 96 && h == 64);
+    CHECK(strstr(r.out, "wrote") && strstr(r.out, png));
+    /* Without -o, the comparison alone. */
+    const char *bare[] = {OSSA_TEST_OSSA_EXE, "render", "--size", "64x48", "--compare", NULL};
+    ts_run(bare, NULL, no_display, NULL, &r);
+    CHECK_INT(r.status, 0);
+    CHECK(strstr(r.out, "pixels that differ") != NULL && strstr(r.out, "wrote") == NULL);
+}
+
+/* A blob of the default character with its walk as the only clip. */
+static const char *one_clip_blob(float *duration)
+{
+    const char *path = temp_path("one_clip.ossa");
+    ossa_default_character c;
+    if (ossa_default_character_build(&c, NULL, NULL) != OSSA_OK)
+        return NULL;
+    const ossa_clip *clips[1] = {c.clips[1]};
+    const ossa_mesh *meshes[1] = {c.mesh};
+    const ossa_blob_contents contents = {c.skeleton, clips, 1, meshes, 1};
+    *duration = ossa_clip_duration(clips[0]);
+    ossa_error e;
+    const bool ok = strcmp(ossa_clip_name(clips[0]), "walk") == 0 &&
+                    ossa_blob_write_file(path, &contents, &e) == OSSA_OK;
+    ossa_default_character_free(&c, NULL);
+    return ok ? path : NULL;
+}
+
+TEST(render_loop_plays_the_only_clip_or_asks_which)
+{
+    NEEDS_EGL();
+    float duration = 0;
+    const char *blob = one_clip_blob(&duration);
+    REQUIRE(blob != NULL);
+    const char *gif = temp_path("loop.gif");
+    const char *argv[] = {OSSA_TEST_OSSA_EXE, "render", blob, "--loop", "--fps", "10",
+                          "--size", "64x64", "-o", gif, NULL};
+    ts_run_result r;
+    ts_run(argv, NULL, no_display, NULL, &r);
+    CHECK_INT(r.status, 0);
+    CHECK(strstr(r.out, "walk") != NULL);
+    int error = 0;
+    GifFileType *file = DGifOpenFileName(gif, &error);
+    REQUIRE(file != NULL);
+    CHECK(DGifSlurp(file) == GIF_OK);
+    CHECK_INT(file->ImageCount, (int)lroundf(duration * 10.0f));
+    DGifCloseFile(file, &error);
+    /* Three clips and no --clip: which loop? Nothing is written. */
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/loop_which", ts_temp_dir());
+    REQUIRE(mkdir(dir, 0755) == 0 || exists(dir));
+    const char *which[] = {OSSA_TEST_OSSA_EXE, "render", "--loop", "-o", "x.gif", NULL};
+    ts_run(which, NULL, no_display, dir, &r);
+    CHECK_INT(r.status, 2);
+    CHECK(strstr(r.err, "ossa render: --loop: which clip?") &&
+          strstr(r.err, "crouch walk run; choose one with --clip NAME"));
+    CHECK_INT(ts_files_in(dir), 0);
+}
+
+/* Renders that last over a second say how far they are, on stderr. */
+TEST(render_shows_progress_on_long_renders)
+{
+    NEEDS_EGL();
+    const char *seq = temp_path("long.png");
+    const char *argv[] = {OSSA_TEST_OSSA_EXE, "render", "--frames", "30", "--characters", "16",
+                          "--size", "320x240", "-o", seq, NULL};
+    ts_run_result r;
+    const uint64_t start = ts_now_ns();
+    ts_run(argv, NULL, no_display, NULL, &r);
+    const double seconds = (double)(ts_now_ns() - start) * 1e-9;
+    CHECK_INT(r.status, 0);
+    printf("  30 frames took %.2f s\n", seconds);
+    if (seconds < 1.5)
+        SKIP("the render took under 1.5 s here: too short to need progress");
+    CHECK(strstr(r.err, "render: frames:") != NULL && strstr(r.err, "100%") != NULL);
+    for (int f = 0; f < 30; ++f) {
+        char frame[600];
+        snprintf(frame, sizeof frame, "%s/long-%04d.png", ts_temp_dir(), f);
+        remove(frame);
+    }
 }
 
 TEST(render_reports_an_unwritable_output)
@@ -320,7 +405,9 @@ TEST(demo_writes_its_crowd_picture_unless_told_not_to)
 }
 
 UTEST_MAIN(render_writes_a_png_without_a_display, render_writes_a_looping_gif_and_png_sequences,
-           render_compares_cpu_and_gpu_skinning, render_reports_an_unwritable_output,
+           render_compares_cpu_and_gpu_skinning_and_writes_both,
+           render_loop_plays_the_only_clip_or_asks_which, render_shows_progress_on_long_renders,
+           render_reports_an_unwritable_output,
            render_reports_a_missing_gl_driver, render_reports_bad_files_and_clips,
            view_reports_a_missing_display, view_renders_frames_under_xvfb_and_quits_on_request,
            demo_writes_its_crowd_picture_unless_told_not_to)

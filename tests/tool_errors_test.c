@@ -123,5 +123,38 @@ TEST(bench_option_values_are_checked)
     check_refused(threads, 2, "--threads 0: expected a whole number");
 }
 
+/* Refused while parsing, before any drawing: no GL needed. */
+TEST(render_and_view_options_are_checked_before_any_work)
+{
+    if (!has_command("render"))
+        SKIP("this ossa has no render command (OSSA_BUILD_RENDER=OFF)");
+    static const char *const formats[] = {"x.jpg", "x.bmp", "x", ".png", "dir/"};
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; ++i) {
+        const char *argv[] = {OSSA_TEST_TOOL, "render", "-o", formats[i], NULL};
+        char what[128];
+        snprintf(what, sizeof what, "-o %s: the format follows the extension: .png", formats[i]);
+        check_refused(argv, 2, what);
+    }
+    static const char *const cases[][8] = {
+        {"no output: give -o OUT.png", "render"},
+        {"--loop plays a clip; --rest-pose and --bind-pose are still", "render", "--loop",
+         "--rest-pose", "-o", "x.gif"},
+        {"--rest-pose and --bind-pose: one pose at a time", "render", "--rest-pose",
+         "--bind-pose", "-o", "x.png"},
+        {"--size 3: expected WxH", "render", "--size", "3", "-o", "x.png"},
+        {"--skinning z: expected cpu or gpu", "render", "--skinning", "z", "-o", "x.png"},
+        {"--fps 0: expected a number", "render", "--fps", "0", "-o", "x.gif"},
+        {"--size 3: expected WxH", "view", "--size", "3"},
+        {"--pitch 95: expected a number", "view", "--pitch", "95"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        const char *argv[8] = {OSSA_TEST_TOOL};
+        for (int k = 1; k < 8 && cases[i][k]; ++k)
+            argv[k] = cases[i][k];
+        check_refused(argv, 2, cases[i][0]);
+    }
+}
+
 UTEST_MAIN(every_command_refuses_an_unknown_option_with_its_prefix,
-           option_values_and_arguments_are_checked, bench_option_values_are_checked)
+           option_values_and_arguments_are_checked, bench_option_values_are_checked,
+           render_and_view_options_are_checked_before_any_work)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "test_support.h"
@@ -96,4 +97,11 @@ int ts_files_in(const char *dir)
         n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
     closedir(d);
     return n;
+}
+
+uint64_t ts_now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }

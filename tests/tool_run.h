@@ -4,6 +4,8 @@
 #ifndef OSSA_TOOL_RUN_H
 #define OSSA_TOOL_RUN_H
 
+#include <stdint.h>
+
 typedef struct ts_run_result {
     int status; /* exit code, or 128 + signal */
     char out[16384], err[16384];
@@ -17,6 +19,9 @@ void ts_run(const char *const *argv, const char *const *set, const char *const *
 
 /* Lines in text (newline characters). */
 int ts_lines(const char *text);
+
+/* Monotonic time in nanoseconds. */
+uint64_t ts_now_ns(void);
 
 /* Entries in directory dir (not . and ..); -1 when it cannot be read. */
 int ts_files_in(const char *dir);
