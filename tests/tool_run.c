@@ -59,6 +59,19 @@ void ts_run(const char *const *argv, const char *const *set, const char *const *
     snprintf(out_path, sizeof out_path, "%s/run%d.out", ts_temp_dir(), serial);
     snprintf(err_path, sizeof err_path, "%s/run%d.err", ts_temp_dir(), serial++);
     char **env = child_environment(set, unset);
+#ifdef OSSA_TEST_EMULATOR
+    /* The tool was built for another machine: run it through the emulator,
+     * whose words ("qemu-aarch64 -L /usr/...") go in front. */
+    char emulator[] = OSSA_TEST_EMULATOR;
+    const char *line[64];
+    int n = 0;
+    for (char *word = strtok(emulator, " "); word && n < 32; word = strtok(NULL, " "))
+        line[n++] = word;
+    for (int i = 0; argv[i] && n < 63; ++i)
+        line[n++] = argv[i];
+    line[n] = NULL;
+    argv = line;
+#endif
     fflush(NULL);
     const pid_t pid = fork();
     if (pid == 0) {
