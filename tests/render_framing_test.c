@@ -92,7 +92,7 @@ static void pose_vertices(const render_scene *s, const ossa_clip *clip, float ti
         job.clips = &clip;
         job.clip_count = 1;
         job.time_s = &time_s;
-        job.time_count = 1;
+        job.character_count = 1;
         job.output = local;
         job.output_count = n;
         CHECK_RESULT(ossa_sampling_job_run(&job), OSSA_OK);
@@ -104,7 +104,7 @@ static void pose_vertices(const render_scene *s, const ossa_clip *clip, float ti
     l2m.joint_count = n;
     l2m.local = local;
     l2m.local_count = n;
-    l2m.instance_count = 1;
+    l2m.character_count = 1;
     l2m.model = model;
     l2m.model_count = n;
     CHECK_RESULT(ossa_local_to_model_job_run(&l2m), OSSA_OK);
@@ -115,7 +115,7 @@ static void pose_vertices(const render_scene *s, const ossa_clip *clip, float ti
     pj.skin_joint = ossa_mesh_skin_joints(s->mesh);
     pj.inverse_bind = ossa_mesh_inverse_binds(s->mesh);
     pj.skin_joint_count = skins;
-    pj.instance_count = 1;
+    pj.character_count = 1;
     pj.palette = palette;
     pj.palette_count = skins;
     CHECK_RESULT(ossa_palette_job_run(&pj), OSSA_OK);

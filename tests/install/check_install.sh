@@ -56,7 +56,11 @@ consumers() {
         LD_LIBRARY_PATH=$libdir "$out/pc_$module" >/dev/null ||
             fail "$kind: the $module program (pkg-config) exited $?"
         if [ "$kind" = shared ]; then
-            ldd "$out/pc_$module" | grep -q "libossa.so" ||
+            # (captured first: grep -q closing the pipe early would fail
+            # ldd under pipefail)
+            local needed
+            needed=$(ldd "$out/pc_$module")
+            grep -q "libossa.so" <<<"$needed" ||
                 fail "$kind: the $module program does not use libossa.so"
         fi
         modules+=("$module: $flags")

@@ -47,8 +47,8 @@ class Blob(ctypes.Structure):  # ossa_blob
 class SamplingJob(ctypes.Structure):  # ossa_sampling_job; zeroed fields are defaults
     _fields_ = [("clips", POINTER(c_void_p)), ("clip_count", c_int),
                 ("clip_index", POINTER(c_uint16)), ("clip_index_count", c_int),
-                ("time_s", POINTER(c_float)), ("time_count", c_int),
-                ("instance_begin", c_int), ("instance_end", c_int),
+                ("time_s", POINTER(c_float)), ("character_count", c_int),
+                ("character_begin", c_int), ("character_end", c_int),
                 ("wrap", c_int), ("rotation_interp", c_int),
                 ("output", POINTER(Transform)), ("output_count", c_int)]
 
@@ -56,7 +56,7 @@ class SamplingJob(ctypes.Structure):  # ossa_sampling_job; zeroed fields are def
 class LocalToModelJob(ctypes.Structure):  # ossa_local_to_model_job
     _fields_ = [("parents", POINTER(c_uint16)), ("joint_count", c_int),
                 ("local", POINTER(Transform)), ("local_count", c_int),
-                ("instance_count", c_int), ("instance_begin", c_int), ("instance_end", c_int),
+                ("character_count", c_int), ("character_begin", c_int), ("character_end", c_int),
                 ("root", POINTER(Mat34)), ("root_count", c_int),
                 ("partial", c_bool), ("from_joint", c_int),
                 ("model", POINTER(Mat34)), ("model_count", c_int)]
@@ -114,11 +114,11 @@ def pose(lib, blob, clip, time_s):
     joints = lib.ossa_skeleton_joint_count(skeleton)
     local, model = (Transform * joints)(), (Mat34 * joints)()
     clips, times = (c_void_p * 1)(clip), (c_float * 1)(time_s)
-    sample = SamplingJob(clips=clips, clip_count=1, time_s=times, time_count=1,
+    sample = SamplingJob(clips=clips, clip_count=1, time_s=times, character_count=1,
                          output=local, output_count=joints)
     check(lib, lib.ossa_sampling_job_run(ctypes.byref(sample)))
     walk = LocalToModelJob(parents=lib.ossa_skeleton_parents(skeleton), joint_count=joints,
-                           local=local, local_count=joints, instance_count=1,
+                           local=local, local_count=joints, character_count=1,
                            model=model, model_count=joints)
     check(lib, lib.ossa_local_to_model_job_run(ctypes.byref(walk)))
     return model

@@ -139,7 +139,7 @@ ossa_result render_scene_pose_one(const render_scene *s, const ossa_clip *clip, 
         sample.clips = &clip;
         sample.clip_count = 1;
         sample.time_s = &time_s;
-        sample.time_count = 1;
+        sample.character_count = 1;
         sample.output = local;
         sample.output_count = n;
         r = ossa_sampling_job_run(&sample);
@@ -151,7 +151,7 @@ ossa_result render_scene_pose_one(const render_scene *s, const ossa_clip *clip, 
     l2m.joint_count = n;
     l2m.local = local;
     l2m.local_count = n;
-    l2m.instance_count = 1;
+    l2m.character_count = 1;
     l2m.model = model;
     l2m.model_count = n;
     ossa_palette_job pj = {0};
@@ -161,7 +161,7 @@ ossa_result render_scene_pose_one(const render_scene *s, const ossa_clip *clip, 
     pj.skin_joint = ossa_mesh_skin_joints(s->mesh);
     pj.inverse_bind = ossa_mesh_inverse_binds(s->mesh);
     pj.skin_joint_count = s->skin_joints;
-    pj.instance_count = 1;
+    pj.character_count = 1;
     pj.palette = palette;
     pj.palette_count = s->skin_joints;
     if (r == OSSA_OK && (r = ossa_local_to_model_job_run(&l2m)) == OSSA_OK)
@@ -287,7 +287,7 @@ ossa_result render_scene_pose(render_scene *s, float time_s)
     sample.clip_index = s->clip_index;
     sample.clip_index_count = n;
     sample.time_s = s->time_s;
-    sample.time_count = n;
+    sample.character_count = n;
     sample.output = s->local;
     sample.output_count = n * s->joints;
     ossa_local_to_model_job l2m = {0};
@@ -295,7 +295,7 @@ ossa_result render_scene_pose(render_scene *s, float time_s)
     l2m.joint_count = s->joints;
     l2m.local = s->local;
     l2m.local_count = n * s->joints;
-    l2m.instance_count = n;
+    l2m.character_count = n;
     l2m.model = s->model;
     l2m.model_count = n * s->joints;
     ossa_palette_job palette = {0};
@@ -305,7 +305,7 @@ ossa_result render_scene_pose(render_scene *s, float time_s)
     palette.skin_joint = ossa_mesh_skin_joints(s->mesh);
     palette.inverse_bind = ossa_mesh_inverse_binds(s->mesh);
     palette.skin_joint_count = s->skin_joints;
-    palette.instance_count = n;
+    palette.character_count = n;
     palette.palette = s->palettes;
     palette.palette_count = n * s->skin_joints;
     ossa_result r;
