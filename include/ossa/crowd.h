@@ -16,10 +16,10 @@
  *   apart from cold state (name, spawn time, statistics).
  *
  * Frame: ossa_crowd_begin_frame (one thread) advances the playheads of the
- * active characters and plans this frame's batches; ossa_crowd_update runs
- * any range of them - sample two clips, blend, local->model with the
- * character's placement as root, write the world-space pose (and the
- * skinned characters' palettes) - and can be
+ * active characters (phase sync, fades) and plans this frame's batches;
+ * ossa_crowd_update runs any range of them - sample two clips, blend, move
+ * the placement by root motion, local->model with the placement as root,
+ * write the world-space pose (and the skinned characters' palettes) - and can be
  * called from several threads on disjoint ranges, each with its own scratch;
  * ossa_crowd_end_frame (one thread) gathers the frame's footfalls in batch
  * order. Results are bit-identical for any split of the batches.
@@ -102,6 +102,12 @@ typedef struct ossa_crowd_desc {
     /* Most characters marked skinned at once (memory: this many palettes).
      * 0 means capacity when there is a skin. */
     int skinned_capacity;
+    /* Root motion (ossa/root_motion.h): each update moves a character's
+     * placement by the weighted motion of its two layers between their
+     * playheads at its last update and now, so clips with a motion track
+     * carry their characters through the world. true: placements stay
+     * where the game puts them. */
+    bool no_root_motion;
 } ossa_crowd_desc;
 
 /* Bytes ossa_crowd_init needs for desc (64-byte aligned memory); 0 when desc
@@ -127,6 +133,10 @@ typedef struct ossa_character_desc {
                            * is no longer skinned) */
     bool inactive;        /* spawn culled / sleeping */
     bool skinned;         /* gets a palette every frame (needs the crowd's skin) */
+    /* Phase sync: the two layers play in normalised time, both at the same
+     * phase of their clips, advancing at the rate of the blended duration
+     * (1 - w) duration_a + w duration_b (ossa_crowd_set_sync). */
+    bool sync;
 } ossa_character_desc;
 
 /* Spawns a character: OSSA_ERR_FULL at capacity (or when it is skinned and
@@ -149,6 +159,22 @@ ossa_result ossa_crowd_set_clips(ossa_crowd *crowd, ossa_entity entity, int clip
 ossa_result ossa_crowd_set_speed(ossa_crowd *crowd, ossa_entity entity, float speed);
 ossa_result ossa_crowd_set_placement(ossa_crowd *crowd, ossa_entity entity, ossa_float3 position,
                                      float yaw_rad);
+/* Phase sync on or off (see ossa_character_desc.sync). Turning it on puts
+ * layer b at layer a's phase. */
+ossa_result ossa_crowd_set_sync(ossa_crowd *crowd, ossa_entity entity, bool sync);
+/* Cross-fades the character to `clip` over duration_s seconds (0: at once):
+ * the clip goes into the layer the character is fading away from (or, with
+ * no fade under way, the fainter one), starting at time 0 - or, with
+ * match_phase, at the phase of the layer it fades from - and the blend
+ * weight moves linearly to that layer over the fade. A fade is data (its
+ * start and length), applied by every frame the same way. Asking for the
+ * clip the character already fades to (or plays) changes nothing. A fade
+ * begun during another one replaces the layer that was fading out, so
+ * whatever weight that layer still had is lost (the pose jumps by it).
+ * OSSA_ERR_BAD_INDEX for a clip out of range, OSSA_ERR_BAD_VALUE for a
+ * duration that is negative or not finite. */
+ossa_result ossa_crowd_transition(ossa_crowd *crowd, ossa_entity entity, int clip,
+                                  float duration_s, bool match_phase);
 /* Marks a character skinned or not: OSSA_ERR_FULL when skinned_capacity
  * characters already are (always, for a crowd without a skin). A skinned
  * character gets its palette from its next update on. */
@@ -170,6 +196,9 @@ typedef struct ossa_character_state {
     uint64_t spawn_frame;     /* cold: the crowd's frame number at spawn */
     uint32_t updates;         /* cold: poses computed */
     uint32_t footfalls;       /* cold: footfalls detected */
+    bool sync;                /* phase sync (layers in normalised time) */
+    float fade_to;            /* the weight_b the current fade ends at (weight_b when none) */
+    float fade_left_s;        /* seconds left of the current fade (0 when none) */
 } ossa_character_state;
 
 ossa_result ossa_crowd_character(const ossa_crowd *crowd, ossa_entity entity,
@@ -250,7 +279,8 @@ typedef enum ossa_crowd_stage {
     OSSA_CROWD_STAGE_SAMPLE_A = 0,   /* sample the first clip */
     OSSA_CROWD_STAGE_SAMPLE_B,       /* sample the second clip */
     OSSA_CROWD_STAGE_BLEND,          /* blend the two */
-    OSSA_CROWD_STAGE_LOCAL_TO_MODEL, /* walk the hierarchy, placement as root */
+    OSSA_CROWD_STAGE_LOCAL_TO_MODEL, /* root motion moves the placement; walk the
+                                      * hierarchy, placement as root */
     OSSA_CROWD_STAGE_POSE_OUT,       /* write the world poses; footfalls */
     OSSA_CROWD_STAGE_PALETTE,        /* palettes (batches with skinned characters) */
     OSSA_CROWD_STAGE_SKIN,           /* skinning them (with a mesh and a skin output) */

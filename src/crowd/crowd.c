@@ -76,6 +76,7 @@ ossa_result ossa_crowd_spawn(ossa_crowd *crowd, const ossa_character_desc *d, os
     crowd->clip_b[slot] = (uint16_t)d->clip_b;
     crowd->weight_b[slot] = d->weight_b;
     crowd->time_a[slot] = crowd->time_b[slot] = d->time_s;
+    ossai_crowd_locomotion_reset(crowd, slot, d->sync);
     crowd->speed[slot] = speed;
     place(crowd, slot, d->position, d->yaw_rad);
     crowd->interval[slot] = (uint8_t)interval;
@@ -181,6 +182,8 @@ ossa_result ossa_crowd_set_clips(ossa_crowd *crowd, ossa_entity e, int clip_a, i
     crowd->clip_a[slot] = (uint16_t)clip_a;
     crowd->clip_b[slot] = (uint16_t)clip_b;
     crowd->weight_b[slot] = weight_b;
+    crowd->fade_from[slot] = crowd->fade_to[slot] = weight_b; /* no fade */
+    crowd->fade_rate[slot] = 0.0f;
     return OSSA_OK;
 }
 
@@ -226,6 +229,7 @@ ossa_result ossa_crowd_character(const ossa_crowd *crowd, ossa_entity e, ossa_ch
     out->spawn_frame = crowd->spawn_frame[slot];
     out->updates = crowd->updates[slot];
     out->footfalls = crowd->footfalls[slot];
+    ossai_crowd_locomotion_state(crowd, slot, out);
     return OSSA_OK;
 }
 

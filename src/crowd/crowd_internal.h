@@ -33,7 +33,7 @@ typedef struct crowd_column {
     size_t bytes; /* per slot */
 } crowd_column;
 
-#define CROWD_MAX_COLUMNS 24
+#define CROWD_MAX_COLUMNS 32
 
 struct ossa_crowd {
     /* description */
@@ -43,6 +43,7 @@ struct ossa_crowd {
     const ossa_transform *rest;
     const ossa_clip **clips; /* clip_count */
     float *clip_duration;    /* clip_count; +inf for a one-frame clip */
+    bool root_motion; /* !desc.no_root_motion */
     int foot_count;
     int foot_joint[OSSA_CROWD_MAX_FEET];
     float foot_contact[OSSA_CROWD_MAX_FEET];
@@ -65,6 +66,13 @@ struct ossa_crowd {
     float *pos_x, *pos_y, *pos_z, *cos_yaw, *sin_yaw;
     uint8_t *interval; /* 1, 2 or 4; kept while inactive */
     float *foot_prev; /* OSSA_CROWD_MAX_FEET per slot: last height above the root */
+    /* locomotion (crowd_locomotion.c, crowd_motion.c): each layer's playhead
+     * advance since the character's last update (its root motion runs over
+     * it), phase sync, and the fade of weight_b: weight_b = from + (to -
+     * from) min(fade_t rate, 1) */
+    float *pending_a, *pending_b;
+    uint8_t *sync;
+    float *fade_t, *fade_rate, *fade_from, *fade_to;
     uint8_t *skinned;  /* 1: wears the skin (updates in BUCKET_SKINNED while active) */
     uint8_t *palette_ready; /* 1: its palette was computed since it entered BUCKET_SKINNED */
     /* pose_stride matrices per entity index, the first joint_count its world
@@ -134,6 +142,16 @@ static inline void ossai_crowd_stage(const ossa_crowd *c, ossa_crowd_stage k)
     if (c->stage_hook)
         c->stage_hook(c->stage_hook_user, k);
 }
+/* begin_frame's playheads: fades, phase sync, the advance of both layers
+ * (crowd_locomotion.c). */
+void ossai_crowd_advance(ossa_crowd *c, float dt_s, int active);
+/* A spawned character's locomotion state: nothing pending, no fade. */
+void ossai_crowd_locomotion_reset(ossa_crowd *c, int slot, bool sync);
+/* Its sync and fade, for ossa_crowd_character. */
+void ossai_crowd_locomotion_state(const ossa_crowd *c, int slot, ossa_character_state *out);
+/* Moves the placements of slots [first, first + n) by the weighted root
+ * motion of their layers since their last update (crowd_motion.c). */
+void ossai_crowd_motion(ossa_crowd *c, int first, int n);
 /* Footfalls of batch `batch` (slots [first, first + n)) from its lane model. */
 void ossai_crowd_footfalls(ossa_crowd *c, int batch, int first, int n, const float *model);
 /* Skins the batch's skinned characters (slots [first, first + n) below the

@@ -148,6 +148,13 @@ static ossa_crowd *layout(carver *k, const ossa_crowd_desc *d)
     COLUMN(sin_yaw, 1);
     COLUMN(interval, 1);
     COLUMN(foot_prev, OSSA_CROWD_MAX_FEET);
+    COLUMN(pending_a, 1);
+    COLUMN(pending_b, 1);
+    COLUMN(sync, 1);
+    COLUMN(fade_t, 1);
+    COLUMN(fade_rate, 1);
+    COLUMN(fade_from, 1);
+    COLUMN(fade_to, 1);
     COLUMN(skinned, 1);
     COLUMN(palette_ready, 1);
     COLUMN(name, 1);
@@ -215,6 +222,7 @@ ossa_result ossa_crowd_init(ossa_crowd **out, void *memory, size_t bytes,
     c->capacity = desc->capacity;
     c->width = desc->width ? desc->width : ossa_lane_width();
     c->path = desc->path;
+    c->root_motion = !desc->no_root_motion;
     c->parents = ossa_skeleton_parents(desc->skeleton);
     c->rest = ossa_skeleton_rest_pose(desc->skeleton);
     for (int i = 0; i < c->clip_count; ++i) {

@@ -140,6 +140,7 @@ static ossa_result update_batch(ossa_crowd *c, int batch, const scratch *s)
         return r;
 
     ossai_crowd_stage(c, OSSA_CROWD_STAGE_LOCAL_TO_MODEL);
+    ossai_crowd_motion(c, first, n);
     roots(c, first, n, s->root);
     ossa_lane_local_to_model_job l2m = {0};
     l2m.parents = c->parents;
