@@ -310,7 +310,156 @@ TEST(transition_weight_and_pose_follow_the_reference_fade)
     ts_crowd_free(&f);
 }
 
+/* ---- trigger events on float tracks ---- */
+
+TEST(crowd_trigger_events_are_the_dominant_layers_crossings)
+{
+    ts_rng r = ts_rng_make(44);
+    const uint16_t parents[2] = {OSSA_NO_PARENT, 0};
+    ossa_transform rest[2] = {ossa_transform_identity(), ossa_transform_identity()};
+    ossa_skeleton *sk = ts_skeleton_make(parents, rest, 2);
+    REQUIRE(sk != NULL);
+    /* three clips: two with a "beat" track of their own shape, one without */
+    enum { CLIPS = 3 };
+    ossa_clip *clips[CLIPS];
+    const ossa_clip *view[CLIPS];
+    for (int k = 0; k < CLIPS; ++k) {
+        const int frames = 5 + 4 * k;
+        ossa_transform keys[2 * 13];
+        for (int i = 0; i < 2 * frames; ++i)
+            keys[i] = ts_transform(&r, TS_SCALE_ONE);
+        float times[13], beat[13];
+        for (int i = 0; i < frames; ++i) {
+            times[i] = (float)i / 10.0f;
+            beat[i] = (float)ts_uniform(&r, 0.0, 1.0);
+        }
+        ossa_raw_joint_track tr[2] = {{0}, {0}};
+        ossa_float3 t0[13];
+        ossa_quat q0[13];
+        for (int j = 0; j < 2; ++j) {
+            tr[j].joint_name = ossa_skeleton_joint_name(sk, j);
+            for (int i = 0; i < frames; ++i)
+                t0[i] = keys[2 * i].translation, q0[i] = keys[2 * i].rotation;
+            tr[j].translation = (ossa_raw_track3){times, t0, NULL, NULL, frames,
+                                                  OSSA_INTERP_LINEAR};
+            tr[j].rotation = (ossa_raw_track_quat){times, q0, NULL, NULL, frames,
+                                                   OSSA_INTERP_LINEAR};
+        }
+        const ossa_raw_float_track ft = {"beat", times, beat, NULL, NULL, frames,
+                                         OSSA_INTERP_LINEAR};
+        ossa_raw_clip raw = {"clip", 0.0f, tr, 2};
+        ossa_clip_build_options o = {0};
+        o.rate = 10.0f;
+        o.float_tracks = &ft;
+        o.float_track_count = k < 2 ? 1 : 0;
+        ossa_error err;
+        REQUIRE(ossa_clip_build(&raw, sk, &o, &clips[k], NULL, &err) == OSSA_OK);
+        view[k] = clips[k];
+    }
+    const ossa_crowd_trigger triggers[2] = {{"beat", 0.5f, OSSA_EDGE_BOTH},
+                                            {"beat", 0.3f, OSSA_EDGE_RISING}};
+    ossa_crowd_desc d = {0};
+    d.skeleton = sk;
+    d.clips = view;
+    d.clip_count = CLIPS;
+    d.capacity = 48;
+    d.triggers = triggers;
+    d.trigger_count = 2;
+    const size_t bytes = ossa_crowd_size(&d);
+    REQUIRE(bytes > 0);
+    void *memory = ts_aligned(bytes);
+    ossa_crowd *crowd;
+    REQUIRE(ossa_crowd_init(&crowd, memory, bytes, &d) == OSSA_OK);
+    void *scratch = ts_aligned(ossa_crowd_scratch_size(crowd));
+    ossa_entity e[48];
+    double u[48][2], u0[48][2];
+    uint32_t updates[48];
+    for (int i = 0; i < 48; ++i) {
+        ossa_character_desc c = {0};
+        c.clip_a = ts_int(&r, CLIPS);
+        c.clip_b = ts_int(&r, CLIPS);
+        c.weight_b = (float)ts_uniform(&r, 0.0, 1.0);
+        c.time_s = (float)ts_uniform(&r, 0.0, 2.0);
+        c.speed = (float)ts_uniform(&r, 0.3, 3.0);
+        c.update_interval = 1 << ts_int(&r, 3);
+        REQUIRE(ossa_crowd_spawn(crowd, &c, &e[i]) == OSSA_OK);
+        u[i][0] = u[i][1] = u0[i][0] = u0[i][1] = c.time_s;
+        updates[i] = 0;
+    }
+    int checked = 0, listed_total = 0;
+    for (int frame = 0; frame < 100; ++frame) {
+        int batches;
+        REQUIRE(ossa_crowd_begin_frame(crowd, DT, &batches) == OSSA_OK);
+        REQUIRE(ossa_crowd_update(crowd, 0, batches, scratch, ossa_crowd_scratch_size(crowd)) ==
+                OSSA_OK);
+        REQUIRE(ossa_crowd_end_frame(crowd) == OSSA_OK);
+        int count;
+        const ossa_crowd_event *ev = ossa_crowd_events(crowd, &count);
+        listed_total += count;
+        int accounted = 0;
+        for (int i = 0; i < 48; ++i) {
+            ossa_character_state st;
+            REQUIRE(ossa_crowd_character(crowd, e[i], &st) == OSSA_OK);
+            u[i][0] += (double)DT * st.speed;
+            u[i][1] += (double)DT * st.speed;
+            if (st.updates == updates[i])
+                continue;
+            updates[i] = st.updates;
+            const int layer = st.weight_b >= 0.5f ? 1 : 0;
+            const int clip = layer ? st.clip_b : st.clip_a;
+            /* the reference job on the dominant clip's track, test's playheads */
+            const int track = ossa_clip_find_float_track(view[clip], "beat");
+            const float from = (float)u0[i][layer], to = (float)u[i][layer];
+            u0[i][0] = u[i][0];
+            u0[i][1] = u[i][1];
+            for (int t = 0; t < 2; ++t) {
+                ossa_track_event want[8];
+                int n = 0;
+                if (track >= 0) {
+                    const ossa_float_track v = ossa_clip_float_track(view[clip], track);
+                    ossa_track_event_job job = {&v, 1, NULL, 0, &from, &to, 1, 0, 0,
+                                                triggers[t].threshold, triggers[t].edges, want, 8,
+                                                &n};
+                    REQUIRE(ossa_track_event_job_run(&job) == OSSA_OK);
+                }
+                int got = 0;
+                for (int x = 0; x < count; ++x) {
+                    if (ev[x].entity.index != e[i].index || ev[x].trigger != t)
+                        continue;
+                    REQUIRE(got < n);
+                    CHECK_INT(ev[x].clip, clip);
+                    CHECK(ev[x].rising == want[got].rising);
+                    CHECK_NEAR(ev[x].time_s, want[got].time_s, 1e-4);
+                    ++got;
+                    ++checked;
+                }
+                CHECK_INT(got, n < OSSA_CROWD_EVENTS_PER_UPDATE ? n : OSSA_CROWD_EVENTS_PER_UPDATE);
+                accounted += got;
+            }
+        }
+        CHECK_INT(accounted, count);
+    }
+    CHECK(checked > 100);
+    fprintf(stderr, "%d trigger events checked\n", checked);
+    /* a name no clip has */
+    const ossa_crowd_trigger missing = {"Bip01 Footsteps", 0.5f, OSSA_EDGE_BOTH};
+    d.triggers = &missing;
+    d.trigger_count = 1;
+    CHECK(ossa_crowd_size(&d) == 0);
+    ossa_crowd *none;
+    CHECK_RESULT(ossa_crowd_init(&none, memory, bytes, &d), OSSA_ERR_NOT_FOUND);
+    const ossa_crowd_trigger nan_threshold = {"beat", NAN, OSSA_EDGE_BOTH};
+    d.triggers = &nan_threshold;
+    CHECK_RESULT(ossa_crowd_init(&none, memory, bytes, &d), OSSA_ERR_BAD_VALUE);
+    free(scratch);
+    free(memory);
+    for (int k = 0; k < CLIPS; ++k)
+        ossa_clip_free(clips[k], NULL);
+    ossa_skeleton_free(sk, NULL);
+}
+
 UTEST_MAIN(crowd_characters_move_by_the_weighted_motion_of_their_layers,
            crowd_without_root_motion_keeps_placements,
            synced_layers_stay_at_one_phase_for_random_durations_and_rates,
-           transition_weight_and_pose_follow_the_reference_fade)
+           transition_weight_and_pose_follow_the_reference_fade,
+           crowd_trigger_events_are_the_dominant_layers_crossings)

@@ -46,6 +46,10 @@ ossa_result ts_crowd_frame(ts_crowd *f, float dt, int threads);
 void ts_crowd_reference_pose(const ts_crowd *f, const ossa_character_state *st, ossa_mat34 *out);
 /* ... and its palette through ossa_palette_job. */
 void ts_crowd_reference_palette(const ts_crowd *f, const ossa_mat34 *pose, ossa_mat34 *palette);
+/* Joint `joint`'s model-space height at every frame of clip `clip`, from
+ * the reference jobs (sampling, local->model): malloc'ed, frame_count
+ * floats. */
+float *ts_crowd_foot_heights(const ts_crowd *f, int clip, int joint);
 /* Largest |a - b| / (1 + |b|) over count matrices. */
 double ts_crowd_diff(const ossa_mat34 *a, const ossa_mat34 *b, int count);
 

@@ -52,6 +52,7 @@
 #include "particles.h"
 #include "result.h"
 #include "skeleton.h"
+#include "tracks.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -65,10 +66,22 @@ typedef struct ossa_entity {
 
 /* Feet watched for footfalls, at most. */
 #define OSSA_CROWD_MAX_FEET 4
+/* Triggers on float tracks, at most; events of one trigger kept per
+ * character and update, at most. */
+#define OSSA_CROWD_MAX_TRIGGERS 8
+#define OSSA_CROWD_EVENTS_PER_UPDATE 2
 /* Bytes of a character's name kept (with the NUL). */
 #define OSSA_CROWD_NAME_BYTES 32
 
 typedef struct ossa_crowd ossa_crowd;
+
+/* An event source: the crossings of a threshold by a named float track of
+ * the clips (ossa/tracks.h), reported per frame by ossa_crowd_events. */
+typedef struct ossa_crowd_trigger {
+    const char *track;  /* float track name; at least one clip must have it */
+    float threshold;    /* finite */
+    ossa_edge edges;    /* default OSSA_EDGE_BOTH */
+} ossa_crowd_trigger;
 
 typedef struct ossa_crowd_desc {
     const ossa_skeleton *skeleton;   /* required */
@@ -85,8 +98,18 @@ typedef struct ossa_crowd_desc {
     const char *const *foot_names;
     int foot_count;                  /* <= OSSA_CROWD_MAX_FEET */
     /* A footfall is a foot going below this height above its character's
-     * root. 0 means 1.25 x the foot's height in the rest pose. */
+     * root: a falling crossing of the foot's height track - its model-space
+     * height at every frame of a clip, computed by ossa_crowd_init - by the
+     * character's dominant layer (the clip weighing more) between its
+     * playheads at its last update and now (ossa_track_event_job's
+     * definition: loop-aware, backwards too). 0 means 1.25 x the foot's
+     * height in the rest pose. */
     float foot_contact_height;
+    /* Events on the clips' float tracks (copied; names are not kept), each
+     * watched on the dominant layer like the feet. A name no clip has is
+     * OSSA_ERR_NOT_FOUND; a clip without the track never fires it. */
+    const ossa_crowd_trigger *triggers;
+    int trigger_count;                 /* <= OSSA_CROWD_MAX_TRIGGERS */
     /* Skinning, optional. The mesh the skinned characters wear: with it,
      * ossa_crowd_update also skins them into the buffer given by
      * ossa_crowd_set_skin_output. It must outlive the crowd. Its skin joints
@@ -281,7 +304,7 @@ typedef enum ossa_crowd_stage {
     OSSA_CROWD_STAGE_BLEND,          /* blend the two */
     OSSA_CROWD_STAGE_LOCAL_TO_MODEL, /* root motion moves the placement; walk the
                                       * hierarchy, placement as root */
-    OSSA_CROWD_STAGE_POSE_OUT,       /* write the world poses; footfalls */
+    OSSA_CROWD_STAGE_POSE_OUT,       /* write the world poses; footfalls and events */
     OSSA_CROWD_STAGE_PALETTE,        /* palettes (batches with skinned characters) */
     OSSA_CROWD_STAGE_SKIN,           /* skinning them (with a mesh and a skin output) */
     OSSA_CROWD_STAGE_DONE,           /* the batch is finished */
@@ -303,8 +326,24 @@ typedef struct ossa_footfall {
     ossa_float3 position; /* world space */
 } ossa_footfall;
 
-/* The footfalls of the last ended frame (valid until the next begin_frame). */
+/* The footfalls of the last ended frame (valid until the next begin_frame).
+ * A character updated every few frames reports the footfalls of all of them
+ * at its update (one per foot is listed; its footfalls count has them all). */
 const ossa_footfall *ossa_crowd_footfalls(const ossa_crowd *crowd, int *count);
+
+/* A trigger's crossing this frame. */
+typedef struct ossa_crowd_event {
+    ossa_entity entity;
+    int trigger;   /* index into the crowd's triggers */
+    int clip;      /* the clip whose track crossed */
+    float time_s;  /* its clip time at the crossing */
+    bool rising;   /* upwards, in the direction of play */
+} ossa_crowd_event;
+
+/* The events of the last ended frame, in batch order and, per character, in
+ * the order they were passed (at most OSSA_CROWD_EVENTS_PER_UPDATE per
+ * trigger and update); valid until the next begin_frame. */
+const ossa_crowd_event *ossa_crowd_events(const ossa_crowd *crowd, int *count);
 
 /* Counts of the last begun frame. */
 typedef struct ossa_crowd_stats {

@@ -8,12 +8,6 @@
 #include <stdint.h>
 #include <string.h>
 
-static void reset_feet(ossa_crowd *c, int slot)
-{
-    for (int f = 0; f < OSSA_CROWD_MAX_FEET; ++f)
-        c->foot_prev[(size_t)slot * OSSA_CROWD_MAX_FEET + f] = NAN;
-}
-
 static int slot_of(const ossa_crowd *c, ossa_entity e)
 {
     if (!c || e.index >= (uint32_t)c->capacity || e.generation == 0 ||
@@ -83,7 +77,6 @@ ossa_result ossa_crowd_spawn(ossa_crowd *crowd, const ossa_character_desc *d, os
     crowd->skinned[slot] = d->skinned;
     crowd->skinned_marked += d->skinned;
     crowd->palette_ready[slot] = 0;
-    reset_feet(crowd, slot);
     memset(crowd->name[slot], 0, OSSA_CROWD_NAME_BYTES);
     if (d->name)
         strncpy(crowd->name[slot], d->name, OSSA_CROWD_NAME_BYTES - 1);
@@ -131,8 +124,7 @@ ossa_result ossa_crowd_set_active(ossa_crowd *crowd, ossa_entity e, bool active)
     if (active == (b != BUCKET_INACTIVE))
         return OSSA_OK;
     if (active) {
-        const int at = ossai_crowd_move(crowd, slot, ossai_crowd_home_bucket(crowd, slot));
-        reset_feet(crowd, at); /* no footfall from before the sleep */
+        ossai_crowd_move(crowd, slot, ossai_crowd_home_bucket(crowd, slot));
     } else {
         ossai_crowd_move(crowd, slot, BUCKET_INACTIVE);
         ossai_crowd_rebalance(crowd, ossai_crowd_bucket_interval(b));

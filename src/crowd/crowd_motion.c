@@ -1,7 +1,8 @@
 /* crowd_motion.c - root motion in a crowd batch: each layer's motion
  * between its playhead at the character's last update and now (the lane
  * root motion job), weighted by the blend, moves the placement before the
- * hierarchy walk uses it as root. */
+ * hierarchy walk uses it as root. The events clear the advance after
+ * (crowd_events.c). */
 #include "crowd_internal.h"
 
 #include <math.h>
@@ -34,11 +35,8 @@ static void layer_motion(const ossa_crowd *c, int first, int n, const uint16_t *
 
 void ossai_crowd_motion(ossa_crowd *c, int first, int n)
 {
-    if (!c->root_motion) {
-        for (int l = 0; l < n; ++l)
-            c->pending_a[first + l] = c->pending_b[first + l] = 0.0f;
+    if (!c->root_motion)
         return;
-    }
     ossa_root_motion ma[OSSA_LANE_MAX_WIDTH], mb[OSSA_LANE_MAX_WIDTH];
     /* a layer no character of the batch weighs is not evaluated */
     bool any_a = false, any_b = false;
@@ -68,6 +66,5 @@ void ossai_crowd_motion(ossa_crowd *c, int first, int n)
             c->cos_yaw[s] = nc * inv;
             c->sin_yaw[s] = ns * inv;
         }
-        c->pending_a[s] = c->pending_b[s] = 0.0f;
     }
 }

@@ -30,6 +30,7 @@ static void plan(ossa_crowd *c)
             c->batch_first[c->batch_count] = s;
             c->batch_size[c->batch_count] = last - s < c->width ? last - s : c->width;
             c->batch_events[c->batch_count] = 0;
+            c->batch_trigger_count[c->batch_count] = 0;
             c->batch_count++;
         }
     }
@@ -45,6 +46,7 @@ ossa_result ossa_crowd_begin_frame(ossa_crowd *c, float dt_s, int *batch_count)
     ossai_crowd_advance(c, dt_s, active);
     plan(c);
     c->footfall_count = 0;
+    c->event_count = 0;
     ossa_crowd_stats *st = &c->stats;
     st->frame = ++c->frame;
     st->characters = c->count;

@@ -173,7 +173,7 @@ static ossa_result update_batch(ossa_crowd *c, int batch, const scratch *s)
     if ((r = ossa_lane_pose_out_job_run(&out)))
         return r;
 
-    ossai_crowd_footfalls(c, batch, first, n, s->model);
+    ossai_crowd_events(c, batch, first, n, s->model);
     for (int l = 0; l < n; ++l)
         c->updates[first + l]++;
     if ((r = palettes(c, first, n, s)) == OSSA_OK)

@@ -4,6 +4,7 @@
 #define OSSA_TRACKS_INTERNAL_H
 
 #include <math.h>
+#include <stdbool.h>
 
 #include "ossa/tracks.h"
 
@@ -32,6 +33,76 @@ static inline bool ossai_track_ok(const ossa_float_track *t)
 {
     return t->values && t->frame_count >= 1 && isfinite(t->duration_s) &&
            (t->frame_count == 1 ? t->duration_s >= 0.0f : t->duration_s > 0.0f);
+}
+
+/* ---- the line a looped track draws along a playhead (track_walk.c) ----
+ *
+ * Both event jobs walk it in the direction of play. Playing backwards is
+ * playing forwards along s = -playhead through the track reversed in time,
+ * so the walk only goes forwards: knot f of loop m is at s = m D + f dt,
+ * with value v[f] (v[F - 1 - f] reversed); the last knot of a loop and the
+ * first of the next share their s (the jump where a loop ends). */
+
+typedef struct ossai_track_point {
+    double s;   /* position along the direction of play */
+    double tau; /* its time in its loop (of the walked, maybe reversed, track) */
+    float v;
+} ossai_track_point;
+
+typedef struct ossai_track_walk {
+    const float *values;
+    int frames;
+    bool reversed;
+    double duration, dt;
+    double m;   /* the next knot: loop m, frame f */
+    int f;
+    double m1;  /* the end: loop m1, frame position pos1 (tau1 / dt) */
+    double pos1;
+    ossai_track_point start, end;
+    int stage;  /* 0 start, 1 knots, 2 end, 3 done */
+} ossai_track_walk;
+
+/* Walk of track t (>= 2 frames) from s0 to s1 (s0 < s1; s = playhead, or
+ * minus it when reversed). */
+void ossai_track_walk_begin(ossai_track_walk *w, const ossa_float_track *t, double s0, double s1,
+                            bool reversed);
+/* The next point, false when the walk is over. */
+bool ossai_track_walk_next(ossai_track_walk *w, ossai_track_point *p);
+
+/* Events between two playheads of one character, the reference's way:
+ * stores the first `capacity` in events, returns how many there are. */
+int ossai_track_events(const ossa_float_track *t, float from_s, float to_s, float threshold,
+                       ossa_edge edges, ossa_track_event *events, int capacity);
+
+/* The event of a crossing on segment p -> q at fraction frac of it. */
+static inline ossa_track_event ossai_track_event_at(const ossai_track_point *p,
+                                                    const ossai_track_point *q, float frac,
+                                                    bool rising, bool reversed, double duration)
+{
+    const double s = p->s + (double)frac * (q->s - p->s);
+    /* a jump (q->s == p->s) lands in the next loop: its time is q's */
+    const double tau = q->s == p->s ? q->tau : p->tau + (double)frac * (q->tau - p->tau);
+    ossa_track_event e;
+    e.playhead_s = (float)(reversed ? -s : s);
+    e.time_s = (float)(reversed ? duration - tau : tau);
+    e.rising = rising;
+    return e;
+}
+
+/* Whether a segment from value a to b crosses the threshold in a reported
+ * direction, and where (the fraction of the way): the formulas the lane
+ * kernel evaluates too. */
+static inline bool ossai_track_crosses(float a, float b, float threshold, ossa_edge edges,
+                                       float *frac, bool *rising)
+{
+    const bool above_a = a >= threshold, above_b = b >= threshold;
+    *rising = above_b;
+    if (above_a == above_b || (edges == OSSA_EDGE_RISING && !above_b) ||
+        (edges == OSSA_EDGE_FALLING && above_b))
+        return false;
+    const float f = (threshold - a) / (b - a);
+    *frac = f < 0.0f ? 0.0f : (f > 1.0f ? 1.0f : f);
+    return true;
 }
 
 #endif /* OSSA_TRACKS_INTERNAL_H */
