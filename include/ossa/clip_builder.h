@@ -73,6 +73,12 @@ typedef struct ossa_raw_float_track {
     ossa_interpolation interpolation;
 } ossa_raw_float_track;
 
+/* A clip's float tracks (the importer's per-clip list). */
+typedef struct ossa_raw_float_tracks {
+    const ossa_raw_float_track *tracks;
+    int count;
+} ossa_raw_float_tracks;
+
 typedef struct ossa_raw_clip {
     const char *name;        /* may be NULL (empty name) */
     float duration_s;        /* 0 means the last key time over all tracks */

@@ -42,6 +42,10 @@ static void help(FILE *to)
             "                   on the ground and turn about +y become the clip's motion\n"
             "                   track and the clip plays in place\n"
             "  --no-root-motion keep the clips as the source moves them\n"
+            "  --track NODE     the animated channels of NODE (a joint or any node, e.g.\n"
+            "                   'Bip01 Footsteps') become float tracks of the clips,\n"
+            "                   NODE.translation.x ... (repeat for several); morph target\n"
+            "                   weights and FBX animated custom properties always do\n"
             "  --default        the embedded default character (96 joints; crouch, walk,\n"
             "                   run; a ~5k-triangle skinned body) instead of input files\n"
             "  -q, --quiet      no progress and no summary\n"
@@ -87,6 +91,7 @@ typedef struct build_job {
     int input_count;
     const char **clip_names;
     int clip_name_count;
+    const char **track_nodes; /* --track names (count in import.track_node_count) */
     const char *output;
     ossa_import_options import;
     ossa_clip_build_options clip;
@@ -114,6 +119,7 @@ static void build_job_fini(build_job *job)
     free(job->clips);
     free(job->inputs);
     free(job->clip_names);
+    free(job->track_nodes);
 }
 
 /* assimp is not hardened against malformed files (the import fuzzer crashes
@@ -277,6 +283,29 @@ static bool has_keys(const ossa_raw_clip *raw)
     return false;
 }
 
+/* Every --track name gave a float track to some clip. */
+static int check_track_nodes(const build_job *job)
+{
+    for (int n = 0; n < job->import.track_node_count; ++n) {
+        const char *name = job->track_nodes[n];
+        const size_t len = strlen(name);
+        bool found = false;
+        for (int i = 0; i < job->input_count && !found; ++i) {
+            const ossa_import *im = &job->imports[i];
+            for (int c = 0; c < im->clip_count && !found && im->clip_float_tracks; ++c)
+                for (int t = 0; t < im->clip_float_tracks[c].count && !found; ++t) {
+                    const char *track = im->clip_float_tracks[c].tracks[t].name;
+                    found = strncmp(track, name, len) == 0 && track[len] == '.';
+                }
+        }
+        if (!found) {
+            cli_error("build", "--track '%s': no input animates a node of that name", name);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static int build_clips(build_job *job)
 {
     cli_progress progress;
@@ -302,7 +331,13 @@ static int build_clips(build_job *job)
             return 1;
         }
         ossa_error error;
-        if (ossa_clip_build(raw, job->skeleton, &job->clip, &bc->clip, &bc->report, &error)) {
+        ossa_clip_build_options options = job->clip;
+        if (bc->source->clip_float_tracks) {
+            const ossa_raw_float_tracks *ft = &bc->source->clip_float_tracks[raw - bc->source->clips];
+            options.float_tracks = ft->tracks;
+            options.float_track_count = ft->count;
+        }
+        if (ossa_clip_build(raw, job->skeleton, &options, &bc->clip, &bc->report, &error)) {
             cli_error("build", "%s: %s", path, error.message);
             return 1;
         }
@@ -403,7 +438,9 @@ int cmd_build(int argc, char **argv)
     memset(&job, 0, sizeof job);
     job.inputs = calloc((size_t)argc, sizeof *job.inputs);
     job.clip_names = calloc((size_t)argc, sizeof *job.clip_names);
-    if (!job.inputs || !job.clip_names) {
+    job.track_nodes = calloc((size_t)argc, sizeof *job.track_nodes);
+    job.import.track_nodes = job.track_nodes;
+    if (!job.inputs || !job.clip_names || !job.track_nodes) {
         build_job_fini(&job);
         cli_error("build", "out of memory");
         return 1;
@@ -439,6 +476,9 @@ int cmd_build(int argc, char **argv)
         } else if (cli_is(a, "--root-motion", NULL)) {
             if (!cli_string_arg(argc, argv, &i, &job.clip.root_motion_joint))
                 goto done;
+        } else if (cli_is(a, "--track", NULL)) {
+            if (!cli_string_arg(argc, argv, &i, &job.track_nodes[job.import.track_node_count++]))
+                goto done;
         } else if (cli_is(a, "--no-root-motion", NULL)) {
             no_root_motion = true;
         } else if (cli_is(a, "--quiet", "-q")) {
@@ -468,7 +508,8 @@ int cmd_build(int argc, char **argv)
     }
     job.clip.root_motion = no_root_motion ? OSSA_ROOT_MOTION_KEEP : OSSA_ROOT_MOTION_EXTRACT;
     code = 1;
-    if (import_all(&job) || build_skeleton(&job) || check_meshes(&job) || select_clips(&job) ||
+    if (import_all(&job) || check_track_nodes(&job) || build_skeleton(&job) ||
+        check_meshes(&job) || select_clips(&job) ||
         build_clips(&job) || build_meshes(&job) || write_blob(&job))
         goto done;
     if (!job.quiet)
