@@ -2,8 +2,9 @@
  * crowd: characters move by the weighted motion of their layers (the
  * reference root motion job over the test's own playheads); synced layers
  * stay at one phase for random durations and rates; a fade's weight and
- * pose at its start, middle and end equal a plain reference; bad input is
- * refused. */
+ * pose at its start, middle and end equal a plain reference; trigger events
+ * are the reference event job's; sockets are the joint's world transform
+ * times their offset; bad input is refused. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -458,8 +459,61 @@ TEST(crowd_trigger_events_are_the_dominant_layers_crossings)
     ossa_skeleton_free(sk, NULL);
 }
 
+/* ---- sockets ---- */
+
+TEST(crowd_sockets_are_the_joints_world_transform_times_the_offset)
+{
+    ts_crowd f;
+    REQUIRE(ts_crowd_make(&f, 24, 0, -1));
+    ts_rng r = ts_rng_make(8);
+    ossa_entity e[24];
+    for (int i = 0; i < 24; ++i) {
+        ossa_character_desc d = ts_crowd_random_character(&r, 0);
+        d.inactive = false;
+        REQUIRE(ossa_crowd_spawn(f.crowd, &d, &e[i]) == OSSA_OK);
+    }
+    const int hand = ossa_skeleton_find_joint(f.dc.skeleton, "hand_r");
+    REQUIRE(hand >= 0);
+    ossa_socket socket = {hand, ossa_mat34_from_transform(ts_transform(&r, TS_SCALE_ONE))};
+    ossa_mat34 out;
+    /* no pose before the first update */
+    CHECK_RESULT(ossa_crowd_socket(f.crowd, e[0], &socket, &out), OSSA_ERR_NOT_FOUND);
+    double worst = 0.0;
+    for (int frame = 0; frame < 12; ++frame) {
+        REQUIRE(ts_crowd_frame(&f, DT, 1) == OSSA_OK);
+        for (int i = 0; i < 24; ++i) {
+            ossa_character_state st;
+            REQUIRE(ossa_crowd_character(f.crowd, e[i], &st) == OSSA_OK);
+            if (st.updates == 0)
+                continue;
+            REQUIRE(ossa_crowd_socket(f.crowd, e[i], &socket, &out) == OSSA_OK);
+            /* in double: the joint's world transform (the crowd's pose), times the offset */
+            const ossa_mat34 *pose = ossa_crowd_pose(f.crowd, e[i]);
+            const ts_dmat joint = ts_dmat_from_mat34(&pose[hand]);
+            const ts_dmat offset = ts_dmat_from_mat34(&socket.offset);
+            const ts_dmat want = ts_dmat_mul(&joint, &offset);
+            worst = fmax(worst, ts_mat_diff(&out, &want));
+        }
+    }
+    CHECK(worst < 1e-4);
+    /* a zeroed offset is the joint itself */
+    ossa_socket bare = {hand, {{{0}}}};
+    REQUIRE(ossa_crowd_socket(f.crowd, e[3], &bare, &out) == OSSA_OK);
+    CHECK(memcmp(&out, &ossa_crowd_pose(f.crowd, e[3])[hand], sizeof out) == 0);
+    /* bad input */
+    ossa_socket far = {OSSA_DEFAULT_JOINT_COUNT, socket.offset};
+    CHECK_RESULT(ossa_crowd_socket(f.crowd, e[3], &far, &out), OSSA_ERR_BAD_INDEX);
+    CHECK_RESULT(ossa_crowd_socket(f.crowd, e[3], NULL, &out), OSSA_ERR_MISSING_INPUT);
+    CHECK_RESULT(ossa_crowd_socket(f.crowd, e[3], &socket, NULL), OSSA_ERR_MISSING_OUTPUT);
+    REQUIRE(ossa_crowd_despawn(f.crowd, e[3]) == OSSA_OK);
+    CHECK_RESULT(ossa_crowd_socket(f.crowd, e[3], &socket, &out), OSSA_ERR_STALE_ID);
+    CHECK_RESULT(ossa_socket_transform(NULL, 3, &socket, &out), OSSA_ERR_MISSING_INPUT);
+    ts_crowd_free(&f);
+}
+
 UTEST_MAIN(crowd_characters_move_by_the_weighted_motion_of_their_layers,
            crowd_without_root_motion_keeps_placements,
            synced_layers_stay_at_one_phase_for_random_durations_and_rates,
            transition_weight_and_pose_follow_the_reference_fade,
-           crowd_trigger_events_are_the_dominant_layers_crossings)
+           crowd_trigger_events_are_the_dominant_layers_crossings,
+           crowd_sockets_are_the_joints_world_transform_times_the_offset)

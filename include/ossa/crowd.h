@@ -52,6 +52,7 @@
 #include "particles.h"
 #include "result.h"
 #include "skeleton.h"
+#include "socket.h"
 #include "tracks.h"
 
 #ifdef __cplusplus
@@ -231,6 +232,13 @@ ossa_result ossa_crowd_character(const ossa_crowd *crowd, ossa_entity entity,
  * pointer stays valid while the entity lives (poses do not move when
  * characters change buckets); its contents change at the entity's updates. */
 const ossa_mat34 *ossa_crowd_pose(const ossa_crowd *crowd, ossa_entity entity);
+/* Where a socket of the character is in the world (ossa/socket.h): its
+ * joint's world transform as of the character's last update, times the
+ * socket's offset - the transform of a prop it holds. OSSA_ERR_STALE_ID,
+ * OSSA_ERR_BAD_INDEX for a joint out of range, OSSA_ERR_NOT_FOUND before
+ * its first update (it has no pose yet). */
+ossa_result ossa_crowd_socket(const ossa_crowd *crowd, ossa_entity entity,
+                              const ossa_socket *socket, ossa_mat34 *out);
 /* A skinned, active character's palette (the crowd's skin_joint_count
  * matrices, world space, 16-byte aligned) as of its last update, or NULL when
  * it is stale, not skinned, inactive or not updated since it became skinned

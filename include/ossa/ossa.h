@@ -30,7 +30,8 @@
  *
  * Beside the stages: the motion a clip carries its character between two
  * playheads (root_motion.h: ossa_root_motion_job, ossa_lane_root_motion_job);
- * a clip's float tracks (tracks.h).
+ * a clip's float tracks and their events (tracks.h); where something held by
+ * a joint is (socket.h).
  *
  * The one-character jobs are the readable reference every fast path is
  * tested against. Lane jobs lay W characters side by side ([joint][component]
@@ -61,6 +62,7 @@
 #include "simd.h"
 #include "skeleton.h"
 #include "skinning_job.h"
+#include "socket.h"
 #include "tracks.h"
 
 #define OSSA_VERSION_MAJOR 0

@@ -1,6 +1,8 @@
 /* render_scene.c - see render_scene.h. */
 #include "render_scene.h"
 
+#include "render_motion.h"
+
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -61,6 +63,8 @@ bool render_scene_open(render_scene *s, const char *path, char *err, size_t err_
 
 static void free_crowd(render_scene *s)
 {
+    cli_free(s->grid);
+    s->grid = NULL;
     void *blocks[] = {s->clip_index, s->phase_s,     s->time_s,    s->local,  s->model,
                       s->palettes,   s->placements, s->streams};
     for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; ++i)
@@ -265,6 +269,7 @@ bool render_scene_populate(render_scene *s, int characters, int clip, render_pos
     }
     s->spacing = render_scene_layout(s->pose_min, s->pose_max, characters, s->placements,
                                      &s->bounds_min, &s->bounds_max);
+    render_motion_init(s);
     return true;
 }
 
@@ -312,6 +317,7 @@ ossa_result render_scene_pose(render_scene *s, float time_s)
     if ((r = ossa_sampling_job_run(&sample)) || (r = ossa_local_to_model_job_run(&l2m)) ||
         (r = ossa_palette_job_run(&palette)))
         return r;
+    render_motion_place(s);
     return OSSA_OK;
 }
 
