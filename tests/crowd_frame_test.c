@@ -149,8 +149,9 @@ TEST(crowd_footfalls_are_where_reference_foot_heights_cross_the_contact_height)
     for (int k = 0; k < 2; ++k)
         for (int c = 1; c < 3; ++c) {
             heights[k][c] = ts_crowd_foot_heights(&f, c, feet[k]);
-            tracks[k][c] = (ossa_float_track){heights[k][c], ossa_clip_frame_count(f.clips[c]),
-                                              ossa_clip_duration(f.clips[c])};
+            tracks[k][c] = (ossa_float_track){
+                heights[k][c], TS_CROWD_HEIGHT_SAMPLES(ossa_clip_frame_count(f.clips[c])),
+                ossa_clip_duration(f.clips[c])};
         }
     int expected = 0, total = 0, per_character[16] = {0};
     for (int frame = 0; frame < 90; ++frame) {

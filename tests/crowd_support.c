@@ -217,7 +217,7 @@ double ts_crowd_diff(const ossa_mat34 *a, const ossa_mat34 *b, int count)
 float *ts_crowd_foot_heights(const ts_crowd *f, int clip, int joint)
 {
     const ossa_clip *c = f->clips[clip];
-    const int frames = ossa_clip_frame_count(c);
+    const int frames = TS_CROWD_HEIGHT_SAMPLES(ossa_clip_frame_count(c));
     float *out = malloc(sizeof *out * (size_t)frames);
     ossa_transform local[OSSA_DEFAULT_JOINT_COUNT];
     ossa_mat34 model[OSSA_DEFAULT_JOINT_COUNT];

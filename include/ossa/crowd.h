@@ -100,7 +100,8 @@ typedef struct ossa_crowd_desc {
     int foot_count;                  /* <= OSSA_CROWD_MAX_FEET */
     /* A footfall is a foot going below this height above its character's
      * root: a falling crossing of the foot's height track - its model-space
-     * height at every frame of a clip, computed by ossa_crowd_init - by the
+     * height in the clip's pose four times per frame interval, computed by
+     * ossa_crowd_init - by the
      * character's dominant layer (the clip weighing more) between its
      * playheads at its last update and now (ossa_track_event_job's
      * definition: loop-aware, backwards too). 0 means 1.25 x the foot's

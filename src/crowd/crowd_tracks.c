@@ -1,7 +1,7 @@
 /* crowd_tracks.c - the float tracks a crowd watches for events: each foot's
- * height track per clip (its model-space height at every frame, computed
- * from the clip when the crowd is made), and each trigger's named track per
- * clip. */
+ * height track per clip (its model-space height four times per frame
+ * interval, computed from the clip when the crowd is made), and each
+ * trigger's named track per clip. */
 #include "crowd_internal.h"
 
 #include <math.h>
@@ -12,11 +12,21 @@
 /* A clip without the track: one frame, which never crosses anything. */
 static const float never = 0.0f;
 
+/* Samples of a foot's height track over a clip of `frames` frames: four
+ * per frame interval, so the line between them follows the pose's height
+ * (which bends between frames) closely. */
+#define HEIGHT_SAMPLES_PER_FRAME 4
+
+static int height_samples(int frames)
+{
+    return frames > 1 ? HEIGHT_SAMPLES_PER_FRAME * (frames - 1) + 1 : 1;
+}
+
 size_t ossai_crowd_height_floats(const ossa_crowd_desc *desc, int foot_count)
 {
     size_t n = 0;
     for (int k = 0; k < desc->clip_count; ++k)
-        n += (size_t)ossa_clip_frame_count(desc->clips[k]);
+        n += (size_t)height_samples(ossa_clip_frame_count(desc->clips[k]));
     return n * (size_t)(foot_count > 0 ? foot_count : 0);
 }
 
@@ -63,7 +73,7 @@ void ossai_crowd_tracks_init(ossa_crowd *c, const ossa_crowd_desc *desc)
     for (int f = 0; f < c->foot_count; ++f)
         for (int k = 0; k < c->clip_count; ++k) {
             const ossa_clip *clip = c->clips[k];
-            const int frames = ossa_clip_frame_count(clip);
+            const int frames = height_samples(ossa_clip_frame_count(clip));
             const float duration = ossa_clip_duration(clip);
             for (int i = 0; i < frames; ++i) {
                 const float t = i + 1 == frames ? duration
