@@ -1,7 +1,8 @@
 /* lane_track_jobs.c - the float track jobs for characters in SIMD lanes:
  * validation and per-batch gathering; sampling and the crossing test run in
- * track_kernels.c, W characters per vector. An event step longer than the
- * kernel's points is handled alone, the reference's way (track_walk.c). */
+ * track_kernels.c, W characters per vector. An event step that is not short
+ * (inside one loop, a few frames) is handled alone, the reference's way
+ * (track_walk.c). */
 #include "ossa/tracks.h"
 
 #include "core/job_internal.h"
@@ -96,27 +97,6 @@ ossa_result ossa_lane_track_event_job_validate(const ossa_lane_track_event_job *
                                      job->events_per_character, job->event_count);
 }
 
-/* One lane's line: its points (at most OSSAI_TRACK_POINTS), or -1 when the
- * step has more (handled alone), 0 when it has no segment. */
-static int lane_points(const ossa_float_track *t, float from, float to, bool *reversed,
-                       ossai_track_point *points)
-{
-    *reversed = to < from;
-    if (t->frame_count < 2 || from == to)
-        return 0;
-    ossai_track_walk w;
-    ossai_track_walk_begin(&w, t, *reversed ? -(double)from : from,
-                           *reversed ? -(double)to : to, *reversed);
-    int n = 0;
-    ossai_track_point p;
-    while (ossai_track_walk_next(&w, &p)) {
-        if (n == OSSAI_TRACK_POINTS)
-            return -1;
-        points[n++] = p;
-    }
-    return n;
-}
-
 ossa_result ossa_lane_track_event_job_run(const ossa_lane_track_event_job *job)
 {
     ossa_result r = ossa_lane_track_event_job_validate(job);
@@ -128,9 +108,7 @@ ossa_result ossa_lane_track_event_job_run(const ossa_lane_track_event_job *job)
     static void (*const kernels[])(ossai_lane_track_cross_args *) =
         OSSAI_SIMD_TABLE(ossai_track_cross_kernel);
     ossai_lane_track_cross_args args;
-    ossai_track_point points[OSSAI_LANES][OSSAI_TRACK_POINTS];
-    bool reversed[OSSAI_LANES];
-    int count_of[OSSAI_LANES];
+    float held[OSSAI_LANES][2]; /* a one-frame track, as two equal frames */
     args.width = plan.width;
     args.threshold = job->threshold;
     args.want_rising = job->edges != OSSA_EDGE_FALLING ? 1.0f : 0.0f;
@@ -140,29 +118,45 @@ ossa_result ossa_lane_track_event_job_run(const ossa_lane_track_event_job *job)
         for (int l = 0; l < plan.width; ++l) {
             const int c = l < count ? first + l : first;
             const ossa_float_track *t = &job->tracks[job->track_index ? job->track_index[c] : 0];
-            count_of[l] = lane_points(t, job->from_s[c], job->to_s[c], &reversed[l], points[l]);
-            args.points[l] = (float)(count_of[l] > 0 ? count_of[l] : 0);
-            for (int k = 0; k < OSSAI_TRACK_POINTS; ++k)
-                args.v[k][l] = k < count_of[l] ? points[l][k].v : 0.0f;
+            args.from[l] = job->from_s[c];
+            args.to[l] = job->to_s[c];
+            args.usable[l] = t->frame_count >= 2 && args.from[l] != args.to[l] ? 1.0f : 0.0f;
+            if (t->frame_count < 2) {
+                held[l][0] = held[l][1] = t->values[0];
+                args.values[l] = held[l];
+                args.duration[l] = 1.0f;
+                args.rate[l] = args.last_pair[l] = 0.0f;
+            } else {
+                args.values[l] = t->values;
+                args.duration[l] = t->duration_s;
+                args.rate[l] = ossai_track_rate(t);
+                args.last_pair[l] = (float)(t->frame_count - 2);
+            }
         }
         kernels[plan.path](&args);
         for (int l = 0; l < count; ++l) {
             const int c = first + l;
             const ossa_float_track *t = &job->tracks[job->track_index ? job->track_index[c] : 0];
             ossa_track_event *out = job->events + (size_t)c * (size_t)per;
-            if (count_of[l] < 0) { /* a long step: alone */
+            const int points = (int)args.points[l];
+            if (points < 0) { /* not a short step: alone */
                 job->event_count[c] = ossai_track_events(t, job->from_s[c], job->to_s[c],
                                                          job->threshold, job->edges, out, per);
                 continue;
             }
             int found = 0;
-            for (int k = 0; k + 1 < count_of[l]; ++k) {
+            float times[OSSAI_TRACK_POINTS], values[OSSAI_TRACK_POINTS], loop_start = 0.0f;
+            for (int k = 0; k + 1 < points; ++k) {
                 if (!(args.cross[k][l] > 0.5f))
                     continue;
+                if (found == 0) { /* the points' times, for the events */
+                    int again;
+                    ossai_track_short_step(t, job->from_s[c], job->to_s[c], values, times,
+                                           &again, &loop_start);
+                }
                 if (found < per)
-                    out[found] = ossai_track_event_at(&points[l][k], &points[l][k + 1],
-                                                      args.frac[k][l], args.rising[k][l] > 0.5f,
-                                                      reversed[l], t->duration_s);
+                    out[found] = ossai_track_short_event(times, k, args.frac[k][l],
+                                                         args.rising[k][l] > 0.5f, loop_start);
                 ++found;
             }
             job->event_count[c] = found;

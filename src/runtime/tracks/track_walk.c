@@ -1,7 +1,8 @@
 /* track_walk.c - the line a looped float track draws along a playhead, knot
  * by knot in the direction of play (tracks_internal.h), and the reference
- * search for its threshold crossings, at most three loops' work however
- * many loops the playheads span. */
+ * search for its threshold crossings: a short step inside one loop the
+ * quick way (the lane job's too), any other along the walk, at most three
+ * loops' work however many loops the playheads span. */
 #include <math.h>
 
 #include "tracks/tracks_internal.h"
@@ -118,6 +119,21 @@ int ossai_track_events(const ossa_float_track *t, float from_s, float to_s, floa
 {
     if (t->frame_count < 2 || from_s == to_s)
         return 0;
+    float values[OSSAI_TRACK_POINTS], times[OSSAI_TRACK_POINTS], loop_start;
+    int points;
+    if (ossai_track_short_step(t, from_s, to_s, values, times, &points, &loop_start)) {
+        int count = 0;
+        for (int k = 0; k + 1 < points; ++k) {
+            float frac;
+            bool rising;
+            if (!ossai_track_crosses(values[k], values[k + 1], threshold, edges, &frac, &rising))
+                continue;
+            if (count < capacity)
+                events[count] = ossai_track_short_event(times, k, frac, rising, loop_start);
+            ++count;
+        }
+        return count;
+    }
     const bool reversed = to_s < from_s;
     const double s0 = reversed ? -(double)from_s : from_s, s1 = reversed ? -(double)to_s : to_s;
     const double d = t->duration_s;

@@ -69,6 +69,55 @@ void ossai_track_walk_begin(ossai_track_walk *w, const ossa_float_track *t, doub
 /* The next point, false when the walk is over. */
 bool ossai_track_walk_next(ossai_track_walk *w, ossai_track_point *p);
 
+/* Points of a line the short-step path takes (the lane kernel's width); a
+ * frame-sized step of a track sampled a few times per clip frame fits. */
+#define OSSAI_TRACK_POINTS 8
+
+/* The common case, a short step inside one loop (no loop end crossed or
+ * reached): the line's points in the order of play - the value at from,
+ * every frame strictly between, the value at to - as their values and clip
+ * times; loop_start is the playhead where their loop starts. False when the
+ * step needs the general walk (a loop end, or more points). Float
+ * arithmetic, operation for operation what the lane kernel
+ * (track_kernels.c) evaluates, so both jobs find the same points. */
+static inline bool ossai_track_short_step(const ossa_float_track *t, float from, float to,
+                                          float *values, float *times, int *count,
+                                          float *loop_start)
+{
+    const float d = t->duration_s;
+    const float loop = floorf(from / d);
+    if (floorf(to / d) != loop)
+        return false;
+    const float t0 = from - loop * d, t1 = to - loop * d;
+    const bool back = to < from;
+    /* backwards, a step ending on its loop's start reaches the jump there */
+    if (back && !(t1 > 0.0f))
+        return false;
+    const float rate = ossai_track_rate(t), last = (float)(t->frame_count - 2);
+    const float p0 = t0 * rate, p1 = t1 * rate;
+    /* frames strictly between, in the order of play */
+    const float lo = floorf(back ? p1 : p0) + 1.0f, hi = ceilf(back ? p0 : p1) - 1.0f;
+    const int between = hi >= lo ? (int)(hi - lo) + 1 : 0;
+    if (between > OSSAI_TRACK_POINTS - 2)
+        return false;
+    const float g0 = floorf(p0), g1 = floorf(p1);
+    const float f0 = g0 > last ? last : g0, f1 = g1 > last ? last : g1;
+    const float a0 = p0 - f0, a1 = p1 - f1;
+    const float *v = t->values;
+    values[0] = v[(int)f0] * (1.0f - a0) + v[(int)f0 + 1] * a0;
+    times[0] = t0;
+    for (int k = 0; k < between; ++k) {
+        const int f = back ? (int)hi - k : (int)lo + k;
+        values[k + 1] = v[f];
+        times[k + 1] = (float)f / rate;
+    }
+    values[between + 1] = v[(int)f1] * (1.0f - a1) + v[(int)f1 + 1] * a1;
+    times[between + 1] = t1;
+    *count = between + 2;
+    *loop_start = loop * d;
+    return true;
+}
+
 /* Events between two playheads of one character, the reference's way:
  * stores the first `capacity` in events, returns how many there are. */
 int ossai_track_events(const ossa_float_track *t, float from_s, float to_s, float threshold,
@@ -103,6 +152,19 @@ static inline bool ossai_track_crosses(float a, float b, float threshold, ossa_e
     const float f = (threshold - a) / (b - a);
     *frac = f < 0.0f ? 0.0f : (f > 1.0f ? 1.0f : f);
     return true;
+}
+
+/* The event of a crossing at fraction frac of the short-step segment from
+ * point k to k + 1. */
+static inline ossa_track_event ossai_track_short_event(const float *times, int k, float frac,
+                                                       bool rising, float loop_start)
+{
+    const float t = times[k] + frac * (times[k + 1] - times[k]);
+    ossa_track_event e;
+    e.playhead_s = loop_start + t;
+    e.time_s = t;
+    e.rising = rising;
+    return e;
 }
 
 #endif /* OSSA_TRACKS_INTERNAL_H */

@@ -5,11 +5,7 @@
 #define OSSA_TRACKS_LANES_H
 
 #include "core/lane_internal.h"
-
-/* Points of a lane's line the event kernel takes; a longer step is handled
- * alone (the reference's way). A frame-sized step with a loop's end in it
- * has five: its ends, a knot, and the jump's two. */
-#define OSSAI_TRACK_POINTS 6
+#include "tracks/tracks_internal.h"
 
 typedef struct ossai_lane_track_sample_args {
     /* Per lane: playhead; the track's duration, rate and last frame pair
@@ -21,12 +17,20 @@ typedef struct ossai_lane_track_sample_args {
 } ossai_lane_track_sample_args;
 
 typedef struct ossai_lane_track_cross_args {
-    float v[OSSAI_TRACK_POINTS][OSSAI_LANES]; /* the points' values, in the order of play */
-    float points[OSSAI_LANES];                /* points per lane; fewer than 2: no segment */
+    /* Per lane: the playheads; the track's duration, rate, last frame pair
+     * index and values (a one-frame track: two equal values, duration 1,
+     * rate 0; `usable` 0 with from == to too: no segment). */
+    float from[OSSAI_LANES], to[OSSAI_LANES];
+    float duration[OSSAI_LANES], rate[OSSAI_LANES], last_pair[OSSAI_LANES];
+    float usable[OSSAI_LANES];
+    const float *values[OSSAI_LANES];
     float threshold, want_rising, want_falling;
     int width;
-    /* Per segment k (points k, k + 1) and lane: 1 where it crosses in a
-     * reported direction, whether rising, and where (fraction of the way). */
+    /* Per lane: points of its short step (ossai_track_short_step), 0 for no
+     * segment, -1 for a step that is not short (left to the job). Per
+     * segment k (points k, k + 1) and lane: 1 where it crosses in a reported
+     * direction, whether rising, and where (fraction of the way). */
+    float points[OSSAI_LANES];
     float cross[OSSAI_TRACK_POINTS - 1][OSSAI_LANES];
     float rising[OSSAI_TRACK_POINTS - 1][OSSAI_LANES];
     float frac[OSSAI_TRACK_POINTS - 1][OSSAI_LANES];
