@@ -387,7 +387,7 @@ TEST(crowd_trigger_events_are_the_dominant_layers_crossings)
         u[i][0] = u[i][1] = u0[i][0] = u0[i][1] = c.time_s;
         updates[i] = 0;
     }
-    int checked = 0, listed_total = 0;
+    int checked = 0;
     for (int frame = 0; frame < 100; ++frame) {
         int batches;
         REQUIRE(ossa_crowd_begin_frame(crowd, DT, &batches) == OSSA_OK);
@@ -396,7 +396,6 @@ TEST(crowd_trigger_events_are_the_dominant_layers_crossings)
         REQUIRE(ossa_crowd_end_frame(crowd) == OSSA_OK);
         int count;
         const ossa_crowd_event *ev = ossa_crowd_events(crowd, &count);
-        listed_total += count;
         int accounted = 0;
         for (int i = 0; i < 48; ++i) {
             ossa_character_state st;
