@@ -44,7 +44,9 @@ static inline void short_steps(ossai_lane_track_cross_args *a, int lc,
     const vf rate = v_load(a->rate + lc), last = v_load(a->last_pair + lc);
     const vf one = v_set1(1.0f), zero = v_zero();
     const vf loop = v_floor(v_div(u0, d));
-    const vf t0 = v_sub(u0, v_mul(loop, d)), t1 = v_sub(u1, v_mul(loop, d));
+    /* rounding may leave a time a hair outside its loop: clamped */
+    const vf t0 = clamp(v_sub(u0, v_mul(loop, d)), zero, d);
+    const vf t1 = clamp(v_sub(u1, v_mul(loop, d)), zero, d);
     const vm back = v_lt(u1, u0);
     const vf p0 = v_mul(t0, rate), p1 = v_mul(t1, rate);
     const vf lo = v_add(v_floor(v_select(back, p1, p0)), one);
@@ -66,6 +68,10 @@ static inline void short_steps(ossai_lane_track_cross_args *a, int lc,
     v_store(bk, v_select(back, one, zero));
     v_store(okf, v_select(ok, one, zero));
     for (int l = 0; l < LANE_V; ++l) {
+        if (!(okf[l] > 0.5f)) { /* a long step's frames may lie outside the track */
+            b0[l] = b1[l] = e0[l] = e1[l] = 0.0f;
+            continue;
+        }
         const float *v = a->values[lc + l];
         const int k0 = (int)if0[l], k1 = (int)if1[l];
         b0[l] = v[k0], b1[l] = v[k0 + 1], e0[l] = v[k1], e1[l] = v[k1 + 1];

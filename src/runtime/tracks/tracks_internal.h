@@ -88,7 +88,10 @@ static inline bool ossai_track_short_step(const ossa_float_track *t, float from,
     const float loop = floorf(from / d);
     if (floorf(to / d) != loop)
         return false;
-    const float t0 = from - loop * d, t1 = to - loop * d;
+    /* rounding may leave a time a hair outside its loop: clamped */
+    float t0 = from - loop * d, t1 = to - loop * d;
+    t0 = t0 < 0.0f ? 0.0f : (t0 > d ? d : t0);
+    t1 = t1 < 0.0f ? 0.0f : (t1 > d ? d : t1);
     const bool back = to < from;
     /* backwards, a step ending on its loop's start reaches the jump there */
     if (back && !(t1 > 0.0f))
