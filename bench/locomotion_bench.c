@@ -281,6 +281,37 @@ static void events_lanes(void *context)
     bench_consume(b->event_count, sizeof *b->event_count * (size_t)b->characters);
 }
 
+/* The lanes against the reference first: the largest motion difference and
+ * how many characters' event counts differ. */
+static void compare_paths(loco *b, double *motion_diff, int *event_diff)
+{
+    ossa_root_motion *ref = cli_alloc(sizeof *ref * (size_t)b->characters);
+    int *ref_count = cli_alloc(sizeof *ref_count * (size_t)b->characters);
+    motion_reference(b);
+    memcpy(ref, b->motion, sizeof *ref * (size_t)b->characters);
+    motion_lanes(b);
+    double worst = 0.0;
+    for (int i = 0; i < b->characters; ++i) {
+        const double dx = fabs((double)ref[i].x - b->motion[i].x);
+        const double dz = fabs((double)ref[i].z - b->motion[i].z);
+        if (dx > worst)
+            worst = dx;
+        if (dz > worst)
+            worst = dz;
+    }
+    events_reference(b);
+    memcpy(ref_count, b->event_count, sizeof *ref_count * (size_t)b->characters);
+    events_lanes(b);
+    int differ = 0;
+    for (int i = 0; i < b->characters; ++i)
+        if (ref_count[i] != b->event_count[i])
+            ++differ;
+    cli_free(ref);
+    cli_free(ref_count);
+    *motion_diff = worst;
+    *event_diff = differ;
+}
+
 static int setup(loco *b, const bench_options *o)
 {
     const int loaded = o->model ? scene_character_load_file(&b->character, o->model, "bench")
@@ -371,24 +402,9 @@ int bench_locomotion_main(int argc, char **argv)
          0},
     };
     const int count = (int)(sizeof v / sizeof v[0]);
-    /* the lanes against the reference first: the same motions and events */
-    double motion_diff = 0.0;
-    int event_diff = 0;
-    ossa_root_motion *ref = cli_alloc(sizeof *ref * (size_t)b.characters);
-    int *ref_count = cli_alloc(sizeof *ref_count * (size_t)b.characters);
-    motion_reference(&b);
-    memcpy(ref, b.motion, sizeof *ref * (size_t)b.characters);
-    motion_lanes(&b);
-    for (int i = 0; i < b.characters; ++i)
-        motion_diff = fmax(motion_diff, fmax(fabs((double)ref[i].x - b.motion[i].x),
-                                             fabs((double)ref[i].z - b.motion[i].z)));
-    events_reference(&b);
-    memcpy(ref_count, b.event_count, sizeof *ref_count * (size_t)b.characters);
-    events_lanes(&b);
-    for (int i = 0; i < b.characters; ++i)
-        event_diff += ref_count[i] != b.event_count[i];
-    cli_free(ref);
-    cli_free(ref_count);
+    double motion_diff;
+    int event_diff;
+    compare_paths(&b, &motion_diff, &event_diff);
     if (!bench_run(v, count, &o)) {
         teardown(&b);
         return o.list ? 0 : 2;

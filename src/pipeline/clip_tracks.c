@@ -1,5 +1,5 @@
 /* clip_tracks.c - a built clip's tracks block: the root motion extracted
- * (root_motion.c) and the float tracks baked at the clip's frames, laid out
+ * (root_motion_extract.c) and the float tracks baked at the clip's frames, laid out
  * behind one header and appended to the clip (docs/blob-format.md). */
 #include "clip_tracks.h"
 

@@ -1,6 +1,6 @@
 /* clip_tracks.h - what the clip builder does after a clip's frames are
- * baked: root motion extracted (root_motion.c), float tracks baked, and the
- * tracks block appended (clip_tracks.c; the layout is docs/blob-format.md's).
+ * baked: root motion extracted (root_motion_extract.c), float tracks baked,
+ * and the tracks block appended (clip_tracks.c; the layout is docs/blob-format.md's).
  * Pipeline-internal. */
 #ifndef OSSA_CLIP_TRACKS_H
 #define OSSA_CLIP_TRACKS_H

@@ -1,6 +1,6 @@
-/* root_motion.c - root motion extraction at build time: a joint's travel on
- * the ground and its turn about +y, measured in model space in double from
- * the clip's baked frames, become the motion track M(t); the joint's local
+/* root_motion_extract.c - root motion extraction at build time: a joint's
+ * travel on the ground and its turn about +y, measured in model space in
+ * double from the clip's baked frames, become the motion track M(t); its local
  * keys are rewritten so that the clip plays in place (its model transform
  * becomes M(t)^-1 times the source's). */
 #include <math.h>
