@@ -37,7 +37,9 @@
  * out in world space). Active skinned characters are slots
  * [0, ossa_crowd_skinned_count); with a mesh, the update then skins each of
  * them straight from its palette into the skin output (slot s at
- * vertices + s * character_stride), while the palette is in cache. */
+ * vertices + s * character_stride), while the palette is in cache, as float4
+ * or packed vertices (ossa_skin_format; for packed output the crowd keeps
+ * the mesh's skin plan in its memory). */
 #ifndef OSSA_CROWD_H
 #define OSSA_CROWD_H
 
@@ -52,6 +54,7 @@
 #include "particles.h"
 #include "result.h"
 #include "skeleton.h"
+#include "skinning_job.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -217,27 +220,40 @@ ossa_result ossa_crowd_update(ossa_crowd *crowd, int batch_begin, int batch_end,
                               size_t scratch_bytes);
 /* Where the skinned characters' vertices go (the crowd needs a mesh): each
  * update writes skinned slot s (0 <= s < ossa_crowd_skinned_count) at
- * vertices + s * character_stride, in the mesh's skinned-stream layout
- * (ossa_mesh_skinned_stride bytes per vertex, in the mesh's runtime vertex
- * order, which ossa_mesh_indices refers to) - a buffer of the caller's, or a
- * mapped GPU buffer. The output stays set across frames until changed; a zeroed one
- * (vertices NULL) turns skinning off. */
+ * vertices + s * character_stride, in `format` (ossa_skin_vertex_bytes per
+ * vertex, in the mesh's runtime vertex order, which ossa_mesh_indices refers
+ * to) - a buffer of the caller's, or a mapped GPU buffer. The output stays
+ * set across frames until changed; a zeroed one (vertices NULL) turns
+ * skinning off. Example, packed vertices for a GPU:
+ *
+ *     ossa_crowd_skin_output out = {0};
+ *     out.format = OSSA_SKIN_FORMAT_PACKED;
+ *     out.character_stride = (ossa_skin_output_bytes(mesh, out.format) + 63) / 64 * 64;
+ *     out.vertices = buffer;                       (64-byte aligned)
+ *     out.vertices_bytes = skinned * out.character_stride;
+ *     out.stream_output = true;
+ *     ossa_crowd_set_skin_output(crowd, &out);
+ */
 typedef struct ossa_crowd_skin_output {
-    void *vertices;          /* 16-byte aligned (64: whole cache lines) */
+    /* Aligned as the format needs (ossa_skin_output_alignment: 16 for
+     * float4, 4 for packed); 64 lets every character start on a cache line. */
+    void *vertices;
     size_t vertices_bytes;   /* >= skinned characters x character_stride */
-    /* Bytes from one skinned character's vertices to the next: at least the
-     * mesh's vertex_count x ossa_mesh_skinned_stride, a multiple of 16. */
+    /* Bytes from one skinned character's vertices to the next: at least
+     * ossa_skin_output_bytes(mesh, format), a multiple of the format's
+     * alignment (of 64 for whole cache lines). */
     size_t character_stride;
+    ossa_skin_format format; /* default OSSA_SKIN_FORMAT_FLOAT4: the mesh's layout */
     ossa_simd_path path;     /* skinning path, default OSSA_SIMD_AUTO */
     /* Non-temporal stores (ossa_skinning_job.stream_output): right for
      * vertices on their way to the GPU, which this core does not read. */
     bool stream_output;
 } ossa_crowd_skin_output;
 
-/* Sets the skin output: OSSA_ERR_BAD_ARGUMENT without a mesh,
- * OSSA_ERR_MISALIGNED, OSSA_ERR_OUTPUT_TOO_SMALL for a stride below the
- * mesh's vertex bytes, OSSA_ERR_UNSUPPORTED for a path this machine cannot
- * run. An update whose skinned characters do not fit in vertices_bytes
+/* Sets the skin output: OSSA_ERR_BAD_ARGUMENT without a mesh or for a bad
+ * format, OSSA_ERR_MISALIGNED, OSSA_ERR_OUTPUT_TOO_SMALL for a stride below
+ * the mesh's bytes in the format, OSSA_ERR_UNSUPPORTED for a path this
+ * machine cannot run. An update whose skinned characters do not fit in vertices_bytes
  * fails with OSSA_ERR_OUTPUT_TOO_SMALL before it changes anything. Not
  * thread-safe (call it between frames, or between begin_frame and update). */
 ossa_result ossa_crowd_set_skin_output(ossa_crowd *crowd, const ossa_crowd_skin_output *output);

@@ -90,6 +90,7 @@ struct ossa_crowd {
     ossa_mat34 *inverse_bind;
     ossa_mat34 *palette;
     const ossa_mesh *mesh;          /* what skinned characters wear, or NULL */
+    const ossa_skin_plan *skin_plan; /* the mesh's plan for packed output (crowd_skin.c) */
     ossa_crowd_skin_output skin_out; /* where their vertices go (vertices NULL: nowhere) */
 
     /* instrumentation */
