@@ -16,6 +16,7 @@ typedef struct frame_options {
     int synthetic;  /* joints of a synthetic character, 0: default / --model */
     int width;
     ossa_simd_path path;
+    ossa_skin_format skin_format; /* the lanes' and the crowd's vertices (default packed) */
     bool sweep;
     int sweep_max;
 } frame_options;

@@ -144,8 +144,8 @@ void *ossa_renderer_map_streams(ossa_renderer *r, int character_count, ossa_erro
     }
     ossai_render_unmap_streams(r);
     glBindBuffer(GL_ARRAY_BUFFER, r->dynamic_stream);
-    void *to = map_whole(GL_ARRAY_BUFFER, r->stream_bytes * (size_t)r->max_characters,
-                         r->stream_bytes * (size_t)character_count);
+    void *to = map_whole(GL_ARRAY_BUFFER, r->stream_stride * (size_t)r->max_characters,
+                         r->stream_stride * (size_t)character_count);
     if (to && (uintptr_t)to % 16 != 0) {
         glUnmapBuffer(GL_ARRAY_BUFFER);
         ossa_error_set(error, OSSA_ERR_MISALIGNED, -1, -1,
@@ -165,7 +165,37 @@ void *ossa_renderer_map_streams(ossa_renderer *r, int character_count, ossa_erro
 
 size_t ossa_renderer_stream_bytes(const ossa_renderer *r)
 {
-    return r ? r->stream_bytes : 0;
+    return r ? r->stream_stride : 0;
+}
+
+ossa_skin_format ossa_renderer_skinned_format(const ossa_renderer *r)
+{
+    return r ? r->format : OSSA_SKIN_FORMAT_FLOAT4;
+}
+
+/* Points the CPU-skinned attributes at character i's vertices in the dynamic
+ * buffer: float4 as four floats each; packed as three floats and
+ * 10:10:10:2 signed normalised words (skinning_job.h). */
+static void point_attributes(const ossa_renderer *r, int i)
+{
+    const uintptr_t base = (uintptr_t)i * r->stream_stride;
+    const GLsizei stride = r->vertex_bytes;
+    if (r->format == OSSA_SKIN_FORMAT_PACKED) {
+        glVertexAttribPointer(OSSAI_ATTR_POSITION, 3, GL_FLOAT, GL_FALSE, stride,
+                              (const void *)base);
+        glVertexAttribPointer(OSSAI_ATTR_NORMAL, 4, GL_INT_2_10_10_10_REV, GL_TRUE, stride,
+                              (const void *)(base + 12));
+        if (r->tangents)
+            glVertexAttribPointer(OSSAI_ATTR_TANGENT, 4, GL_INT_2_10_10_10_REV, GL_TRUE, stride,
+                                  (const void *)(base + 16));
+        return;
+    }
+    glVertexAttribPointer(OSSAI_ATTR_POSITION, 4, GL_FLOAT, GL_FALSE, stride, (const void *)base);
+    glVertexAttribPointer(OSSAI_ATTR_NORMAL, 4, GL_FLOAT, GL_FALSE, stride,
+                          (const void *)(base + 16));
+    if (r->tangents)
+        glVertexAttribPointer(OSSAI_ATTR_TANGENT, 4, GL_FLOAT, GL_FALSE, stride,
+                              (const void *)(base + 32));
 }
 
 /* Releases a mapping a frame does not use (nothing is drawn from it). */
@@ -186,16 +216,19 @@ static bool draw_cpu_skinned(ossa_renderer *r, const ossa_render_frame *f, const
     const double t0 = ossai_render_now_ms();
     glBindVertexArray(r->vao_cpu);
     glBindBuffer(GL_ARRAY_BUFFER, r->dynamic_stream);
-    const size_t bytes = r->stream_bytes * (size_t)n;
+    const size_t bytes = r->stream_stride * (size_t)n;
     if (!f->streams_mapped) {
         uint8_t *to =
-            map_whole(GL_ARRAY_BUFFER, r->stream_bytes * (size_t)r->max_characters, bytes);
+            map_whole(GL_ARRAY_BUFFER, r->stream_stride * (size_t)r->max_characters, bytes);
         if (!to)
             return false;
         const uint8_t *from = f->skinned_streams;
-        for (int i = 0; i < n; ++i)
-            memcpy(to + (size_t)i * r->stream_bytes, from + (size_t)i * from_stride,
+        for (int i = 0; i < n; ++i) { /* whole strides, front to back */
+            memcpy(to + (size_t)i * r->stream_stride, from + (size_t)i * from_stride,
                    r->stream_bytes);
+            memset(to + (size_t)i * r->stream_stride + r->stream_bytes, 0,
+                   r->stream_stride - r->stream_bytes);
+        }
     }
     r->mapped_count = 0;
     const bool ok = glUnmapBuffer(GL_ARRAY_BUFFER) == GL_TRUE;
@@ -203,11 +236,7 @@ static bool draw_cpu_skinned(ossa_renderer *r, const ossa_render_frame *f, const
     const ossai_program *p = &r->programs[OSSAI_PROGRAM_CPU_SKINNED];
     begin_characters(p, f, vp);
     for (int i = 0; i < n; ++i) {
-        const size_t base = (size_t)i * r->stream_bytes;
-        glVertexAttribPointer(OSSAI_ATTR_POSITION, 4, GL_FLOAT, GL_FALSE, r->stride,
-                              (const void *)(uintptr_t)base);
-        glVertexAttribPointer(OSSAI_ATTR_NORMAL, 4, GL_FLOAT, GL_FALSE, r->stride,
-                              (const void *)(uintptr_t)(base + 16));
+        point_attributes(r, i);
         set_character_uniforms(p, f, i);
         glDrawElements(GL_TRIANGLES, r->index_count, r->index_type, NULL);
     }

@@ -30,7 +30,7 @@ static void help(FILE *to)
 {
     fprintf(to,
             "usage: ossa demo [--characters N] [--frames N] [--skinned N] [--threads N]\n"
-            "                 [--model FILE.ossa] [--image PATH | --no-image]\n"
+            "                 [--model FILE.ossa] [--skin-format F] [--image PATH | --no-image]\n"
             "\n"
             "Animates a crowd on a grid, seen by a camera that pans from side to side.\n"
             "Each frame the characters outside the camera's view are culled (they cost\n"
@@ -48,6 +48,8 @@ static void help(FILE *to)
             "  --model FILE     a .ossa blob with a skeleton and clips (and a mesh:\n"
             "                   without one nothing is skinned) instead of the embedded\n"
             "                   default character\n"
+            "  --skin-format F  skinned vertices: packed (default; float3 position,\n"
+            "                   10:10:10:2 normal and tangent, 20 bytes) or float4 (48)\n"
             "  --feet L,R       the foot joints dust rises from (default: found by name,\n"
             "                   e.g. foot_l / foot_r, LeftFoot / RightFoot)\n"
             "  --image PATH     where the picture goes (default crowd.png; none when ossa\n"
@@ -77,6 +79,9 @@ static int parse(int argc, char **argv, demo_args *a)
                 return 2;
         } else if (cli_is(s, "--model", NULL)) {
             if (!cli_string_arg(argc, argv, &i, &a->model))
+                return 2;
+        } else if (cli_is(s, "--skin-format", NULL)) {
+            if (!cli_skin_format_arg(argc, argv, &i, "demo", &a->world.skin_format))
                 return 2;
         } else if (cli_is(s, "--feet", NULL)) {
             if (!cli_string_arg(argc, argv, &i, &a->feet))
@@ -216,6 +221,7 @@ static int picture(const demo_frame_view *v, const char *path, bool asked)
     p.characters = v->skinned;
     p.skinned = v->streams;
     p.skinned_stride = v->stream_stride;
+    p.format = v->format;
     p.placements = identity;
     p.path = path;
     char err[512];
@@ -243,6 +249,7 @@ int cmd_demo(int argc, char **argv)
     a.world.characters = 1000;
     a.world.skinned = 100;
     a.world.threads = 1;
+    a.world.skin_format = OSSA_SKIN_FORMAT_PACKED;
     a.frames = 300;
     a.image = DEFAULT_IMAGE;
     int code = parse(argc, argv, &a);
@@ -275,10 +282,11 @@ int cmd_demo(int argc, char **argv)
         scene_character_free(&character);
         return 1;
     }
-    printf("ossa demo: %d x %s;\n%d skinned (%s skinning), lanes of %d, %d thread%s, %d frames "
-           "at 30 Hz\n",
+    printf("ossa demo: %d x %s;\n%d skinned (%s skinning, %s vertices), lanes of %d, %d "
+           "thread%s, %d frames at 30 Hz\n",
            a.world.characters, character.description, w.options.skinned,
-           ossa_simd_path_name(ossa_simd_best_path()), ossa_crowd_width(w.crowd),
+           ossa_simd_path_name(ossa_simd_best_path()), cli_skin_format_name(a.world.skin_format),
+           ossa_crowd_width(w.crowd),
            a.world.threads, a.world.threads > 1 ? "s" : "", a.frames);
     if (!character.mesh && a.world.skinned > 0)
         printf("(the blob has no mesh: nothing is skinned)\n");

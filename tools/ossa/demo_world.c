@@ -161,7 +161,7 @@ int demo_world_init(demo_world *w, const scene_character *character, const demo_
     lay_out(w);
     if (!make_crowd(w) || !make_dust(w) ||
         !crowd_runner_init(&w->runner, w->crowd, w->options.skinned ? character->mesh : NULL,
-                           w->options.skinned, o->threads)) {
+                           w->options.skinned, o->skin_format, o->threads)) {
         demo_world_fini(w);
         return 0;
     }
@@ -255,6 +255,7 @@ demo_frame_view demo_world_view(const demo_world *w)
     v.skinned = w->skinned;
     v.streams = w->runner.streams;
     v.stream_stride = w->runner.stream_bytes;
+    v.format = w->runner.format;
     v.placement = w->placement;
     v.dust = ossa_particles_view(w->dust);
     v.camera = w->camera;

@@ -20,6 +20,7 @@ typedef struct demo_options {
     int skinned;    /* nearest visible characters skinned each frame (0 with no mesh) */
     int threads;    /* >= 1 */
     float dt_s;     /* frame step; 0 means 1/30 s */
+    ossa_skin_format skin_format; /* the skinned vertices' (ossa demo: packed) */
 } demo_options;
 
 /* The camera: at `eye` on the ground plane's near side, looking along +z
@@ -39,7 +40,8 @@ typedef struct demo_frame_view {
     const ossa_mesh *mesh;          /* indices, uvs and colours (static stream), stride */
     int skinned;                    /* characters skinned in the last frame */
     const unsigned char *streams;   /* character i's vertices at streams + i * stream_stride */
-    size_t stream_stride;           /* bytes; >= vertex count x ossa_mesh_skinned_stride */
+    size_t stream_stride;           /* bytes; >= ossa_skin_output_bytes(mesh, format) */
+    ossa_skin_format format;        /* of the streams */
     const ossa_mat34 *placement;    /* skinned matrices */
     ossa_particle_view dust;        /* live dust particles, world space */
     demo_camera camera;

@@ -47,7 +47,11 @@ bool render_scene_open(render_scene *s, const char *path, char *err, size_t err_
     s->joints = ossa_skeleton_joint_count(s->skeleton);
     s->skin_joints = ossa_mesh_skin_joint_count(s->mesh);
     s->vertices = ossa_mesh_vertex_count(s->mesh);
-    s->stream_bytes = (size_t)s->vertices * (size_t)ossa_mesh_skinned_stride(s->mesh);
+    render_scene_set_format(s, OSSA_SKIN_FORMAT_FLOAT4);
+    const size_t plan_bytes = ossa_skin_plan_size(s->mesh);
+    s->plan_memory = cli_alloc(plan_bytes);
+    if (ossa_skin_plan_init(&s->plan, s->plan_memory, plan_bytes, s->mesh) != OSSA_OK)
+        s->plan = NULL; /* not reached (the memory fits); packed streams then go planless */
     for (int i = 0; i < s->clip_count; ++i)
         if (ossa_clip_joint_count(s->clips[i]) != s->joints) {
             snprintf(err, err_bytes, "%s: clip '%s' animates %d joints, the skeleton has %d",
@@ -73,9 +77,16 @@ static void free_crowd(render_scene *s)
     s->characters = 0;
 }
 
+void render_scene_set_format(render_scene *s, ossa_skin_format format)
+{
+    s->format = format;
+    s->stream_bytes = ossa_skin_output_bytes(s->mesh, format);
+}
+
 void render_scene_close(render_scene *s)
 {
     free_crowd(s);
+    cli_free(s->plan_memory);
     cli_free((void *)s->clips);
     if (s->has_character)
         ossa_default_character_free(&s->character, NULL);
@@ -181,7 +192,7 @@ static ossa_result extend_bounds(const render_scene *s, const ossa_mat34 *palett
     job.palette = palette;
     job.palette_count = s->skin_joints;
     job.output = stream;
-    job.output_bytes = s->stream_bytes;
+    job.output_bytes = ossa_skin_output_bytes(s->mesh, OSSA_SKIN_FORMAT_FLOAT4);
     const ossa_result r = ossa_skinning_job_run(&job);
     if (r != OSSA_OK)
         return r;
@@ -199,7 +210,7 @@ static ossa_result extend_bounds(const render_scene *s, const ossa_mat34 *palett
 static ossa_result measure_pose(render_scene *s)
 {
     ossa_mat34 *palette = cli_alloc(sizeof *palette * (size_t)s->skin_joints);
-    float *stream = cli_alloc(s->stream_bytes);
+    float *stream = cli_alloc(ossa_skin_output_bytes(s->mesh, OSSA_SKIN_FORMAT_FLOAT4));
     ossa_float3 lo = {FLT_MAX, FLT_MAX, FLT_MAX}, hi = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
     ossa_result r = OSSA_OK;
     if (s->pose == RENDER_POSE_ANIMATED && s->clip_count > 0) {
@@ -329,6 +340,8 @@ ossa_result render_scene_skin_into(render_scene *s, void *streams, size_t stride
         job.palette_count = s->skin_joints;
         job.output = (char *)streams + (size_t)i * stride;
         job.output_bytes = s->stream_bytes;
+        job.format = s->format;
+        job.plan = s->format == OSSA_SKIN_FORMAT_PACKED ? s->plan : NULL;
         job.stream_output = stream;
         const ossa_result r = ossa_skinning_job_run(&job);
         if (r != OSSA_OK)

@@ -33,7 +33,12 @@ typedef struct render_scene {
     const ossa_mesh *mesh;
     const ossa_clip **clips;
     int clip_count, joints, skin_joints, vertices;
-    size_t stream_bytes; /* one character's skinned stream */
+    /* How CPU skinning writes the streams (render_scene_set_format; float4
+     * after open) and one character's bytes in it. */
+    ossa_skin_format format;
+    size_t stream_bytes;
+    const ossa_skin_plan *plan; /* the mesh's skin plan, for packed streams */
+    void *plan_memory;
     /* The crowd: characters on the grid, all playing `clip`, or mixed, in
      * the pose chosen. */
     int characters, clip;
@@ -64,6 +69,9 @@ float render_scene_layout(ossa_float3 lo, ossa_float3 hi, int count, ossa_mat34 
 
 /* Opens the default character (path NULL) or a .ossa file. */
 bool render_scene_open(render_scene *s, const char *path, char *err, size_t err_bytes);
+/* The layout CPU skinning writes (float4 until set); before
+ * render_scene_populate, which sizes the streams. */
+void render_scene_set_format(render_scene *s, ossa_skin_format format);
 void render_scene_close(render_scene *s);
 /* Index of the clip with this name, or -1. */
 int render_scene_find_clip(const render_scene *s, const char *name);

@@ -48,7 +48,9 @@ typedef struct crowd_runner {
     bool stream_output;
     void *scratch[RUNNER_MAX_THREADS];
     size_t scratch_bytes;
-    /* skinned slot s's vertices (ossa_mesh layout), s < skinned capacity */
+    /* skinned slot s's vertices (in `format`), s < skinned capacity, each
+     * character on a cache line */
+    ossa_skin_format format;
     unsigned char *streams;
     size_t stream_bytes;
     int stream_count;
@@ -59,9 +61,10 @@ typedef struct crowd_runner {
 } crowd_runner;
 
 /* mesh: the crowd's (NULL when it skins nothing); skinned_capacity: the
- * crowd's. threads in [1, RUNNER_MAX_THREADS]. Returns 0 on failure. */
+ * crowd's; format: the skinned vertices'. threads in [1,
+ * RUNNER_MAX_THREADS]. Returns 0 on failure. */
 int crowd_runner_init(crowd_runner *r, ossa_crowd *crowd, const ossa_mesh *mesh,
-                      int skinned_capacity, int threads);
+                      int skinned_capacity, ossa_skin_format format, int threads);
 void crowd_runner_fini(crowd_runner *r);
 /* One frame: begin (dt_s), update and skin every batch, end. */
 ossa_result crowd_runner_frame(crowd_runner *r, float dt_s);
