@@ -138,12 +138,17 @@ int bench_frame_main(int argc, char **argv)
         VARIANT(V_CROWD_TIMED, "crowd-stages", "the same, stages timed", frame_crowd_timed),
         VARIANT(V_CROWD_PLAIN, "crowd-plain-stores", "the same, skin without streaming stores",
                 frame_crowd_plain),
+        VARIANT(V_CROWD_OTHER, "crowd-other-format", "", frame_crowd_other_format),
         VARIANT(V_SAMPLE, "sample", "lanes: sample one clip (alone)", frame_lane_sample),
         VARIANT(V_BLEND, "blend", "lanes: blend 2 layers (alone)", frame_lane_blend),
         VARIANT(V_L2M, "l2m", "lanes: local->model (alone)", frame_lane_local_to_model),
         VARIANT(V_POSE_OUT, "pose-out", "lanes: pose out, matrices (alone)", frame_lane_pose_out),
     };
 #undef VARIANT
+    char other_label[64];
+    snprintf(other_label, sizeof other_label, "the same, %s vertices",
+             o.skin_format == OSSA_SKIN_FORMAT_PACKED ? "float4" : "packed");
+    v[V_CROWD_OTHER].label = other_label;
     if (o.common.list)
         return bench_run(v, V_COUNT, &o.common), 0;
     frame_character c;

@@ -29,6 +29,7 @@ enum {
     V_CROWD,        /* the library: crowd runner, untimed */
     V_CROWD_TIMED,  /* the same, each stage timed through the crowd's hook */
     V_CROWD_PLAIN,  /* the same, untimed, skinning with ordinary stores */
+    V_CROWD_OTHER,  /* the same, untimed, the other vertex format (float4 / packed) */
     V_SAMPLE,       /* lane stages alone */
     V_BLEND,
     V_L2M,

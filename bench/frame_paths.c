@@ -61,6 +61,16 @@ void frame_crowd_plain(void *scene)
     s->runner.stream_output = true;
 }
 
+void frame_crowd_other_format(void *scene)
+{
+    frame_scene *s = scene;
+    s->runner.timed = 0;
+    s->runner.format = s->skin_format == OSSA_SKIN_FORMAT_PACKED ? OSSA_SKIN_FORMAT_FLOAT4
+                                                                 : OSSA_SKIN_FORMAT_PACKED;
+    note(s, crowd_runner_frame(&s->runner, s->dt));
+    s->runner.format = s->skin_format;
+}
+
 void frame_crowd_timed(void *scene)
 {
     frame_scene *s = scene;

@@ -118,6 +118,9 @@ void frame_crowd(void *scene);
 void frame_crowd_timed(void *scene);
 /* frame_crowd with the runner's skinning on ordinary stores (not streaming). */
 void frame_crowd_plain(void *scene);
+/* frame_crowd skinning the other format: float4 when the scene's is packed,
+ * packed when it is float4 (the two side by side in one run). */
+void frame_crowd_other_format(void *scene);
 /* Median ns of a stage over the last `calls` calls (0 when none). */
 double frame_timing_median(const frame_timing *t, int stage, int calls);
 

@@ -49,10 +49,12 @@ typedef struct crowd_runner {
     void *scratch[RUNNER_MAX_THREADS];
     size_t scratch_bytes;
     /* skinned slot s's vertices (in `format`), s < skinned capacity, each
-     * character on a cache line */
+     * character on a cache line, stream_bytes apart. The buffer has room
+     * for either format: `format` may change between frames. */
     ossa_skin_format format;
+    const ossa_mesh *skin_mesh;
     unsigned char *streams;
-    size_t stream_bytes;
+    size_t stream_bytes, stream_capacity; /* per character: now, at most */
     int stream_count;
     runner_thread thread[RUNNER_MAX_THREADS];
     /* the last frame */
