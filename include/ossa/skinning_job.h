@@ -68,9 +68,10 @@ size_t ossa_skin_output_alignment(ossa_skin_format format);
  * each with its bind stream transposed (structure of arrays), its
  * influences in lane order and the few distinct joints most blocks use.
  * Built from the mesh alone (no palette), in caller memory, and read-only
- * afterwards: any number of jobs and threads may share one. The AVX-512
- * path skins packed output from it without transposing anything but the
- * blended matrices; the other paths do not need it and ignore it. */
+ * afterwards: any number of jobs and threads may share one. The AVX-512 and
+ * AVX2 paths skin packed output from it without transposing the bind stream
+ * and, for most blocks, without transposing any blended matrix; the
+ * portable and SSE paths ignore it. Results are the same with or without. */
 typedef struct ossa_skin_plan ossa_skin_plan;
 
 /* Bytes ossa_skin_plan_init needs for this mesh (64-byte aligned memory);

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "ossa/mesh.h"
+#include "skin/pack8.h"
 #include "skin/skin_pack.h"
 #include "skin/skinning_internal.h"
 
@@ -35,80 +36,22 @@
 /* Palette matrix j (see palette_stride in skinning_internal.h). */
 #define AT(j) ((const float *)(const void *)((const char *)palette + (size_t)(j) * stride))
 
-static inline __m256 unpacklo_pd(__m256 a, __m256 b)
-{
-    return _mm256_castpd_ps(_mm256_unpacklo_pd(_mm256_castps_pd(a), _mm256_castps_pd(b)));
-}
-
-static inline __m256 unpackhi_pd(__m256 a, __m256 b)
-{
-    return _mm256_castpd_ps(_mm256_unpackhi_pd(_mm256_castps_pd(a), _mm256_castps_pd(b)));
-}
-
-/* 4 x 4 transpose inside each 128-bit half: o[c] half h = (a, b, c, d)[h][c]. */
-OSSAI_SKIN_INLINE void transpose4(__m256 a, __m256 b, __m256 c, __m256 d, __m256 o[4])
-{
-    const __m256 t0 = _mm256_unpacklo_ps(a, b), t1 = _mm256_unpackhi_ps(a, b);
-    const __m256 t2 = _mm256_unpacklo_ps(c, d), t3 = _mm256_unpackhi_ps(c, d);
-    o[0] = unpacklo_pd(t0, t2);
-    o[1] = unpackhi_pd(t0, t2);
-    o[2] = unpacklo_pd(t1, t3);
-    o[3] = unpackhi_pd(t1, t3);
-}
-
-/* a | b | c */
-static inline __m256i or3(__m256i a, __m256i b, __m256i c)
-{
-#ifdef OSSAI_ISA_AVX512
-    return _mm256_ternarylogic_epi32(a, b, c, 0xFE);
-#else
-    return _mm256_or_si256(a, _mm256_or_si256(b, c));
-#endif
-}
-
-/* a ^ b ^ c */
-static inline __m256i xor3(__m256i a, __m256i b, __m256i c)
-{
-#ifdef OSSAI_ISA_AVX512
-    return _mm256_ternarylogic_epi32(a, b, c, 0x96);
-#else
-    return _mm256_xor_si256(a, _mm256_xor_si256(b, c));
-#endif
-}
-
-/* A vertex's blended matrix: rows 0-1 and row 2. */
-OSSAI_SKIN_INLINE void blend(const ossa_mat34 *palette, size_t stride, const uint16_t *joints,
-                             const float *weights, int n, __m256 *r01, __m128 *r2)
-{
-    const float *last = AT(joints[n - 1]);
-    const __m256 l01 = _mm256_loadu_ps(last);
-    const __m128 l2 = _mm_load_ps(last + 8);
-    __m256 a01 = l01;
-    __m128 a2 = l2;
-    for (int k = 0; k + 1 < n; ++k) {
-        const float *p = AT(joints[k]);
-        const __m256 w = _mm256_set1_ps(weights[k]);
-        a01 = _mm256_fmadd_ps(w, _mm256_sub_ps(_mm256_loadu_ps(p), l01), a01);
-        a2 = _mm_fmadd_ps(_mm256_castps256_ps128(w), _mm_sub_ps(_mm_load_ps(p + 8), l2), a2);
-    }
-    *r01 = a01;
-    *r2 = a2;
-}
-
 /* The block's matrices: m[4 r + c] = element (r, c) of every lane's. */
 OSSAI_SKIN_INLINE void matrices(const ossa_mat34 *palette, size_t stride, const uint16_t *joints,
                                 const float *weights, int n, __m256 m[12])
 {
     __m256 rows[4][3]; /* pair p's rows: [vertex 2p | vertex 2p + 1] */
     for (int p = 0; p < 4; ++p) {
-        __m256 a01, b01;
-        __m128 a2, b2;
-        blend(palette, stride, joints + (2 * p) * n, weights + (2 * p) * (n - 1), n, &a01, &a2);
-        blend(palette, stride, joints + (2 * p + 1) * n, weights + (2 * p + 1) * (n - 1), n, &b01,
-              &b2);
-        rows[p][0] = _mm256_permute2f128_ps(a01, b01, 0x20);
-        rows[p][1] = _mm256_permute2f128_ps(a01, b01, 0x31);
-        rows[p][2] = _mm256_insertf128_ps(_mm256_castps128_ps256(a2), b2, 1);
+        __m256 r01[2];
+        __m128 r2[2];
+        for (int h = 0; h < 2; ++h) {
+            const uint16_t *j = joints + (2 * p + h) * n;
+            const float *at[OSSA_MAX_INFLUENCES];
+            for (int k = 0; k < n; ++k)
+                at[k] = AT(j[k]);
+            pack8_blend(at, weights + (2 * p + h) * (n - 1), 1, n, &r01[h], &r2[h]);
+        }
+        pack8_pair(r01[0], r2[0], r01[1], r2[1], rows[p]);
     }
     for (int r = 0; r < 3; ++r)
         transpose4(rows[0][r], rows[1][r], rows[2][r], rows[3][r], m + 4 * r);
@@ -135,76 +78,6 @@ OSSAI_SKIN_INLINE bool run_matrices(const ossa_mat34 *palette, size_t stride,
     return true;
 }
 
-/* u_x | u_y << 10 | u_z << 20 (skin_pack.h; bit 9s not yet flipped). */
-OSSAI_SKIN_INLINE __m256i pack_fields(__m256 x, __m256 y, __m256 z)
-{
-    const __m256 lo = _mm256_set1_ps(-1.0f), hi = _mm256_set1_ps(1.0f);
-    const __m256 scale = _mm256_set1_ps(OSSAI_PACK_SCALE), bias = _mm256_set1_ps(OSSAI_PACK_BIAS);
-    /* max first: a NaN becomes -1, as ossai_pack_field does */
-    x = _mm256_min_ps(_mm256_max_ps(x, lo), hi);
-    y = _mm256_min_ps(_mm256_max_ps(y, lo), hi);
-    z = _mm256_min_ps(_mm256_max_ps(z, lo), hi);
-    const __m256i ux = _mm256_cvtps_epi32(_mm256_fmadd_ps(x, scale, bias));
-    const __m256i uy = _mm256_cvtps_epi32(_mm256_fmadd_ps(y, scale, bias));
-    const __m256i uz = _mm256_cvtps_epi32(_mm256_fmadd_ps(z, scale, bias));
-    return or3(ux, _mm256_slli_epi32(uy, 10), _mm256_slli_epi32(uz, 20));
-}
-
-/* Register k of the 5 that hold 8 20-byte vertices: record dwords from
- * records[k's two] and tangent words from `tangent`. */
-OSSAI_SKIN_INLINE __m256i with_tangents(const __m256 records[4], __m256i tangent, const int k)
-{
-#ifdef OSSAI_ISA_AVX512
-    /* indices 0-7 the first record register, 8-15 the second; the tangent
-     * word of vertex v sits at lane 4 (v % 2) + v / 2 */
-    static const int32_t pick[5][8] = {{0, 1, 2, 3, 0, 4, 5, 6}, {7, 0, 8, 9, 10, 11, 0, 12},
-                                       {5, 6, 7, 0, 8, 9, 10, 11}, {0, 4, 5, 6, 7, 0, 8, 9},
-                                       {2, 3, 0, 4, 5, 6, 7, 0}};
-    static const int32_t tpick[5][8] = {{0, 0, 0, 0, 0, 0, 0, 0}, {0, 4, 0, 0, 0, 0, 1, 0},
-                                        {0, 0, 0, 5, 0, 0, 0, 0}, {2, 0, 0, 0, 0, 6, 0, 0},
-                                        {0, 0, 3, 0, 0, 0, 0, 7}};
-    static const __mmask8 tmask[5] = {0x10, 0x42, 0x08, 0x21, 0x84};
-    static const int first[5] = {0, 0, 1, 2, 3}, second[5] = {0, 1, 2, 3, 3};
-    const __m256i r = _mm256_permutex2var_epi32(
-        _mm256_castps_si256(records[first[k]]),
-        _mm256_loadu_si256((const __m256i *)(const void *)pick[k]),
-        _mm256_castps_si256(records[second[k]]));
-    return _mm256_mask_permutexvar_epi32(
-        r, tmask[k], _mm256_loadu_si256((const __m256i *)(const void *)tpick[k]), tangent);
-#else
-    static const int32_t pick_a[5][8] = {{0, 1, 2, 3, 0, 4, 5, 6}, {7, 0, 0, 0, 0, 0, 0, 0},
-                                         {5, 6, 7, 0, 0, 0, 0, 0}, {0, 4, 5, 6, 7, 0, 0, 0},
-                                         {2, 3, 0, 4, 5, 6, 7, 0}};
-    static const int32_t pick_b[5][8] = {{0, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 1, 2, 3, 0, 4},
-                                         {0, 0, 0, 0, 0, 1, 2, 3}, {0, 0, 0, 0, 0, 0, 0, 1},
-                                         {0, 0, 0, 0, 0, 0, 0, 0}};
-    static const int32_t tpick[5][8] = {{0, 0, 0, 0, 0, 0, 0, 0}, {0, 4, 0, 0, 0, 0, 1, 0},
-                                        {0, 0, 0, 5, 0, 0, 0, 0}, {2, 0, 0, 0, 0, 6, 0, 0},
-                                        {0, 0, 3, 0, 0, 0, 0, 7}};
-    static const int first[5] = {0, 0, 1, 2, 3}, second[5] = {0, 1, 2, 3, 3};
-#define IDX(t) _mm256_loadu_si256((const __m256i *)(const void *)(t)[k])
-    __m256i r = _mm256_permutevar8x32_epi32(_mm256_castps_si256(records[first[k]]), IDX(pick_a));
-    const __m256i t = _mm256_permutevar8x32_epi32(tangent, IDX(tpick));
-    if (first[k] != second[k]) {
-        const __m256i b =
-            _mm256_permutevar8x32_epi32(_mm256_castps_si256(records[second[k]]), IDX(pick_b));
-        switch (k) { /* the dwords from the second register (an immediate each) */
-        case 1: r = _mm256_blend_epi32(r, b, 0xBC); break;
-        case 2: r = _mm256_blend_epi32(r, b, 0xF0); break;
-        default: r = _mm256_blend_epi32(r, b, 0xC0); break;
-        }
-    }
-#undef IDX
-    switch (k) { /* the tangent words */
-    case 0: return _mm256_blend_epi32(r, t, 0x10);
-    case 1: return _mm256_blend_epi32(r, t, 0x42);
-    case 2: return _mm256_blend_epi32(r, t, 0x08);
-    case 3: return _mm256_blend_epi32(r, t, 0x21);
-    default: return _mm256_blend_epi32(r, t, 0x84);
-    }
-#endif
-}
-
 /* One full block: src 8 bind vertices, dst 8 packed ones. */
 OSSAI_SKIN_INLINE void block(const ossa_mat34 *palette, size_t stride, const float *src,
                              unsigned char *dst, const uint16_t *joints, const float *weights,
@@ -229,38 +102,28 @@ OSSAI_SKIN_INLINE void block(const ossa_mat34 *palette, size_t stride, const flo
             N[p] = _mm256_permute2f128_ps(a, b, 0x31);
         }
     }
+    pack8_in in;
     __m256 q[4];
     transpose4(P[0], P[1], P[2], P[3], q);
-    /* o = translation, then + column 0 * x, + column 1 * y, + column 2 * z */
-    const __m256 px = _mm256_fmadd_ps(m[2], q[2], _mm256_fmadd_ps(m[1], q[1], _mm256_fmadd_ps(m[0], q[0], m[3])));
-    const __m256 py = _mm256_fmadd_ps(m[6], q[2], _mm256_fmadd_ps(m[5], q[1], _mm256_fmadd_ps(m[4], q[0], m[7])));
-    const __m256 pz = _mm256_fmadd_ps(m[10], q[2], _mm256_fmadd_ps(m[9], q[1], _mm256_fmadd_ps(m[8], q[0], m[11])));
+    in.p[0] = q[0], in.p[1] = q[1], in.p[2] = q[2];
     transpose4(N[0], N[1], N[2], N[3], q);
-    const __m256 nx = _mm256_fmadd_ps(m[2], q[2], _mm256_fmadd_ps(m[1], q[1], _mm256_mul_ps(m[0], q[0])));
-    const __m256 ny = _mm256_fmadd_ps(m[6], q[2], _mm256_fmadd_ps(m[5], q[1], _mm256_mul_ps(m[4], q[0])));
-    const __m256 nz = _mm256_fmadd_ps(m[10], q[2], _mm256_fmadd_ps(m[9], q[1], _mm256_mul_ps(m[8], q[0])));
-    const __m256i flip = _mm256_set1_epi32((int)OSSAI_PACK_FLIP);
-    const __m256i normal = _mm256_xor_si256(pack_fields(nx, ny, nz), flip);
-    __m256 records[4]; /* records[c] = block vertices 2c, 2c + 1 as (x, y, z, normal) */
-    transpose4(px, py, pz, _mm256_castsi256_ps(normal), records);
-    __m256i out[5];
-    int registers = 4;
+    in.n[0] = q[0], in.n[1] = q[1], in.n[2] = q[2];
     if (tangents) {
         transpose4(T[0], T[1], T[2], T[3], q);
-        const __m256 tx = _mm256_fmadd_ps(m[2], q[2], _mm256_fmadd_ps(m[1], q[1], _mm256_mul_ps(m[0], q[0])));
-        const __m256 ty = _mm256_fmadd_ps(m[6], q[2], _mm256_fmadd_ps(m[5], q[1], _mm256_mul_ps(m[4], q[0])));
-        const __m256 tz = _mm256_fmadd_ps(m[10], q[2], _mm256_fmadd_ps(m[9], q[1], _mm256_mul_ps(m[8], q[0])));
+        in.t[0] = q[0], in.t[1] = q[1], in.t[2] = q[2];
         /* handedness: the sign of w (+-1) picks the bits */
-        const __m256i hand = _mm256_castps_si256(
-            _mm256_blendv_ps(_mm256_castsi256_ps(_mm256_set1_epi32((int)OSSAI_PACK_HAND_PLUS)),
-                             _mm256_castsi256_ps(_mm256_set1_epi32((int)OSSAI_PACK_HAND_MINUS)),
-                             q[3]));
-        const __m256i tangent = xor3(pack_fields(tx, ty, tz), flip, hand);
-        out[0] = with_tangents(records, tangent, 0);
-        out[1] = with_tangents(records, tangent, 1);
-        out[2] = with_tangents(records, tangent, 2);
-        out[3] = with_tangents(records, tangent, 3);
-        out[4] = with_tangents(records, tangent, 4);
+        in.hand = _mm256_castps_si256(_mm256_blendv_ps(
+            _mm256_castsi256_ps(_mm256_set1_epi32((int)(OSSAI_PACK_HAND_PLUS ^ OSSAI_PACK_FLIP))),
+            _mm256_castsi256_ps(_mm256_set1_epi32((int)(OSSAI_PACK_HAND_MINUS ^ OSSAI_PACK_FLIP))),
+            q[3]));
+    }
+    __m256 records[4]; /* records[c] = block vertices 2c, 2c + 1 as (x, y, z, normal) */
+    __m256i tangent = _mm256_setzero_si256(), out[5];
+    pack8_transform(m, &in, tangents, records, &tangent);
+    int registers = 4;
+    if (tangents) {
+        for (int k = 0; k < 5; ++k)
+            out[k] = with_tangents(records, tangent, k);
         registers = 5;
     } else {
         for (int c = 0; c < 4; ++c)

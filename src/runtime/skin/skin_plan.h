@@ -1,5 +1,5 @@
 /* skin_plan.h - the layout of an ossa_skin_plan (built by skin_plan.c, read
- * by the AVX-512 plan kernel in skin_plan_avx512.c).
+ * by the plan kernels in skin_plan_avx512.c and skin_plan_avx2.c).
  *
  * Each influence group is cut into blocks of at most 16 vertices. Block
  * boundaries fall where a packed output at a 64-byte aligned address reaches
@@ -20,8 +20,10 @@
  *   hand       (tangents) the handedness bits, XOR OSSAI_PACK_FLIP
  *
  * A table block (at most 8 distinct joints: most blocks of real meshes)
- * blends in registers from those joints' matrices transposed 4 x 4; a
- * general block blends each lane's matrices and transposes the results. */
+ * blends in registers from those joints' matrices transposed 4 x 4 (AVX2:
+ * lane d of a register is joint d, the index (d & 3) + 16 (d >> 2) turned
+ * back into d); a general block blends each lane's matrices and transposes
+ * the results. */
 #ifndef OSSA_SKIN_PLAN_H
 #define OSSA_SKIN_PLAN_H
 
@@ -78,10 +80,12 @@ static inline int ossai_plan_lane_vertex(int lane) { return 4 * (lane % 4) + lan
 bool ossai_skin_plan_fits(const ossa_skin_plan *plan, const ossa_mesh *mesh);
 
 #ifdef OSSAI_SIMD_X86
-/* Packed output of mesh vertices [begin, end) from the plan
- * (skin_plan_avx512.c): vertex v at output + v x packed bytes. */
-void ossai_skin_plan_run(const ossa_skin_plan *plan, const ossa_mat34 *palette, void *output,
-                         size_t begin, size_t end, bool stream);
+/* Packed output of mesh vertices [begin, end) from the plan: vertex v at
+ * output + v x packed bytes (skin_plan_avx512.c, skin_plan_avx2.c). */
+void ossai_skin_plan_run_avx512(const ossa_skin_plan *plan, const ossa_mat34 *palette,
+                                void *output, size_t begin, size_t end, bool stream);
+void ossai_skin_plan_run_avx2(const ossa_skin_plan *plan, const ossa_mat34 *palette,
+                              void *output, size_t begin, size_t end, bool stream);
 #endif
 
 #endif /* OSSA_SKIN_PLAN_H */

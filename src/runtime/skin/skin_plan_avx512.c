@@ -281,8 +281,8 @@ PLAN_KERNEL(plan3_pnt, 3, true)
 PLAN_KERNEL(plan4_pn, 4, false)
 PLAN_KERNEL(plan4_pnt, 4, true)
 
-void ossai_skin_plan_run(const ossa_skin_plan *plan, const ossa_mat34 *palette, void *output,
-                         size_t begin, size_t end, bool stream)
+void ossai_skin_plan_run_avx512(const ossa_skin_plan *plan, const ossa_mat34 *palette,
+                                void *output, size_t begin, size_t end, bool stream)
 {
     static const plan_fn kernels[OSSA_MAX_INFLUENCES][2] = {
         {plan1_pn, plan1_pnt}, {plan2_pn, plan2_pnt}, {plan3_pn, plan3_pnt}, {plan4_pn, plan4_pnt}};

@@ -77,8 +77,9 @@ ossa_result ossa_skinning_job_run(const ossa_skinning_job *job)
         end = mesh->vertex_count;
     const bool packed = job->format == OSSA_SKIN_FORMAT_PACKED;
 #ifdef OSSAI_SIMD_X86
-    if (packed && job->plan && path == OSSA_SIMD_AVX512) {
-        ossai_skin_plan_run(job->plan, job->palette, job->output, begin, end, job->stream_output);
+    if (packed && job->plan && (path == OSSA_SIMD_AVX512 || path == OSSA_SIMD_AVX2)) {
+        (path == OSSA_SIMD_AVX512 ? ossai_skin_plan_run_avx512 : ossai_skin_plan_run_avx2)(
+            job->plan, job->palette, job->output, begin, end, job->stream_output);
         return OSSA_OK;
     }
 #endif
