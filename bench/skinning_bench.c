@@ -303,7 +303,11 @@ int bench_skinning_main(int argc, char **argv)
         STEP(packed_ids[p], text, SKIN_PACKED, (ossa_simd_path)p, o.threads, -1);
     }
     snprintf(text, sizeof text, "library %s, packed, skin plan", ossa_simd_path_name(best));
+    const int packed_plan = count;
     STEP("packed_plan", text, SKIN_PACKED_PLAN, best, o.threads, -1);
+    if (best == OSSA_SIMD_AVX512 && ossa_simd_path_supported(OSSA_SIMD_AVX2))
+        STEP("packed_plan_avx2", "library avx2, packed, skin plan", SKIN_PACKED_PLAN,
+             OSSA_SIMD_AVX2, o.threads, -1);
     snprintf(text, sizeof text, "library %s, packed, plan, streaming", ossa_simd_path_name(best));
     const int packed_best = count;
     STEP("packed_best", text, SKIN_PACKED_STREAM, best, o.threads, -1);
@@ -373,8 +377,15 @@ int bench_skinning_main(int argc, char **argv)
         bench_print(&report, v, count, &o);
         /* Issue 11: packed skinning of 100 pab arnauds (positions, normals,
          * tangents) on one thread, AVX-512: <= 0.45 ms, and within 1.5x of
-         * writing its own output (the faster of the two floors). */
-        const bench_variant *pb = &v[packed_best];
+         * writing its own output (the faster of the two floors). The skinning
+         * is the faster of the plan's two rows (ordinary or streaming stores:
+         * the caller chooses with stream_output). */
+        const bench_variant *pb = &v[packed_best], *pp = &v[packed_plan];
+        if (pp->frames_run && (!pb->frames_run || pp->median_ns < pb->median_ns))
+            pb = pp;
+        char goal_label[80];
+        snprintf(goal_label, sizeof goal_label, "skin 100 arnaud, packed (%s)",
+                 pb == pp ? "plan" : "plan, streaming");
         const bench_variant *fp = &v[floor_first[1]], *fs = fp + 1;
         const double packed_ms = pb->frames_run ? pb->median_ns * 1e-6 : -1.0;
         double floor_ms = -1.0;
@@ -385,7 +396,7 @@ int bench_skinning_main(int argc, char **argv)
                              best == OSSA_SIMD_AVX512;
         const char *setting = "100 pab arnauds (--model arnaud.ossa), tangents, 1 thread, AVX-512";
         bench_goal goals[2] = {
-            {"skin 100 arnaud, packed (plan, streaming)", "ms", packed_ms, BENCH_AT_MOST, 0.45,
+            {goal_label, "ms", packed_ms, BENCH_AT_MOST, 0.45,
              "issue 11", applies, setting},
             {"the same / writing its packed output (floor)", "x",
              packed_ms > 0 && floor_ms > 0 ? packed_ms / floor_ms : -1.0, BENCH_AT_MOST, 1.5,
@@ -397,7 +408,7 @@ int bench_skinning_main(int argc, char **argv)
             printf("}\n");
         else if (floor_ms > 0 && packed_ms > 0)
             printf("  (the floor is the faster of the two packed floor rows: %.3f ms; against the\n"
-                   "   streaming floor alone the packed best is %.2fx)\n",
+                   "   streaming floor alone the faster plan row is %.2fx)\n",
                    floor_ms, fs->median_ns > 0 ? pb->median_ns / fs->median_ns : 0.0);
     } else if (o.json && !o.list) {
         printf("}\n");
