@@ -6,6 +6,7 @@
 #include "blending_job.h"
 #include "blob.h"
 #include "clip.h"
+#include "ik.h"
 #include "lanes.h"
 #include "local_to_model_job.h"
 #include "math.h"
