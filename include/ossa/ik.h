@@ -141,7 +141,9 @@ ossa_result ossa_ik_two_bone_job_run(const ossa_ik_two_bone_job *job);
 
 /* Turns a chain of joints so that a ray fixed to its tip joint - from
  * `offset` along `forward`, e.g. the eyes of a head - passes through the
- * target, with the tip's `up` axis rolled toward the pole.
+ * target, with the tip's `up` axis rolled toward the pole: into the
+ * half-plane of the pole about the axis from the chain's root joint to the
+ * target (the last joint solved).
  *
  * The chain is listed from its root to its tip (spine, neck, head). It is
  * solved from the tip down: each joint turns the ray, as the joints after it

@@ -64,10 +64,13 @@ static aim_result aim_joint(const ossa_mat34 *m, ray r, ossa_float3 target, ossa
 {
     aim_result out = {{0, 0, 0, 1}, 0, false};
     const float s2 = ossai_ik_scale2(m);
-    const ossa_float3 t =
-        ossai_f3_scale(ossai_ik_apply_t(m, ossai_f3_sub(target, ossai_ik_position(m))), 1.0f / s2);
+    const ossa_float3 o = ossai_ik_position(m), to_target = ossai_f3_sub(target, o);
+    const ossa_float3 t = ossai_f3_scale(ossai_ik_apply_t(m, to_target), 1.0f / s2);
     const float t2 = ossai_f3_len2(t), d2 = ossai_f3_len2(r.offset);
-    if (!(t2 > OSSAI_IK_EPS * OSSAI_IK_EPS * d2) || !(t2 > 1e-30f)) {
+    /* On the joint: closer than 1e-6 of the ray's offset or of the joint's
+     * distance from the origin (what rounding leaves of target - joint). */
+    const float g2 = ossai_f3_len2(to_target);
+    if (!(g2 > OSSAI_IK_EPS * OSSAI_IK_EPS * (ossai_f3_len2(o) + d2 * s2)) || !(g2 > 1e-30f)) {
         out.flags = OSSA_IK_TARGET_ON_JOINT;
         return out;
     }

@@ -140,19 +140,22 @@ static inline ossa_float3 ossai_ik_perpendicular(ossa_float3 f, ossa_float3 hint
 }
 
 /* The shortest rotation turning direction f onto direction g (unit
- * vectors). When they are more than a quarter turn apart it is a half turn
- * about an axis perpendicular to f (from `hint`, see above) followed by the
- * short arc from -f to g: the direct formula loses its axis to rounding as
- * f and g become opposite. */
+ * vectors). When they are more than a quarter turn apart it is built as a
+ * half turn about p = f x g (which takes f to -f) followed by the short arc
+ * from -f to g: the direct formula's angle and axis both lose precision as
+ * f and g become opposite, this one still takes f onto g to float
+ * precision. Opposite within 1e-6 rad, p comes from `hint` (see above). */
 static inline ossa_quat ossai_ik_arc(ossa_float3 f, ossa_float3 g, ossa_float3 hint)
 {
     const float c = ossai_f3_dot(f, g);
+    const ossa_float3 x = ossai_f3_cross(f, g);
     if (c >= 0.0f)
-        return ossai_quat_normalize(
-            ossai_quat(f.y * g.z - f.z * g.y, f.z * g.x - f.x * g.z, f.x * g.y - f.y * g.x, 1.0f + c));
-    const ossa_float3 p = ossai_ik_perpendicular(f, hint);
-    const ossa_float3 x = ossai_f3_cross(g, f); /* (-f) x g */
-    const ossa_quat small = ossai_quat_normalize(ossai_quat(x.x, x.y, x.z, 1.0f - c));
+        return ossai_quat_normalize(ossai_quat(x.x, x.y, x.z, 1.0f + c));
+    const float x2 = ossai_f3_len2(x);
+    const ossa_float3 p = x2 > 1e-12f ? ossai_f3_scale(x, 1.0f / sqrtf(x2))
+                                      : ossai_ik_perpendicular(f, hint);
+    /* (-f) x g = -x */
+    const ossa_quat small = ossai_quat_normalize(ossai_quat(-x.x, -x.y, -x.z, 1.0f - c));
     return ossai_quat_mul(small, ossai_quat(p.x, p.y, p.z, 0.0f));
 }
 

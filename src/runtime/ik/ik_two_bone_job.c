@@ -144,8 +144,11 @@ static limb_solution solve(const limb *p)
         reach = sqrtf(ossai_f3_len2(ossai_f3_sub(e, s)));
     }
 
-    /* 2. The start joint: swing the end onto the start -> target line. */
-    if (!(d > OSSAI_IK_EPS * length)) {
+    /* 2. The start joint: swing the end onto the start -> target line. A
+     * target within 1e-6 of the limb's length of the start (or of the
+     * start's distance from the origin: what rounding leaves of it) gives
+     * no line. */
+    if (!(d > OSSAI_IK_EPS * fmaxf(length, sqrtf(ossai_f3_len2(s))))) {
         out.flags |= OSSA_IK_TARGET_ON_JOINT;
         if (fabsf(reach - d) <= OSSA_IK_REACH_TOLERANCE * length)
             out.flags |= OSSA_IK_REACHED;
