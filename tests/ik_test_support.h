@@ -130,7 +130,7 @@ static inline void ik_model_float(const uint16_t *parents, int joints, int chara
     job.joint_count = joints;
     job.local = local;
     job.local_count = joints * characters;
-    job.instance_count = characters;
+    job.character_count = characters;
     job.model = model;
     job.model_count = joints * characters;
     if (ossa_local_to_model_job_run(&job) != OSSA_OK)

@@ -2,7 +2,7 @@
  * readable definition the lane job (lane_ik_aim_job.c) is tested against. */
 #include <string.h>
 
-#include "ik_internal.h"
+#include "ik/ik_internal.h"
 
 ossa_result ossa_ik_aim_job_validate(const ossa_ik_aim_job *job)
 {

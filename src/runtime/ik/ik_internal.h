@@ -8,8 +8,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "job_internal.h"
-#include "math_internal.h"
+#include "core/job_internal.h"
+#include "core/math_internal.h"
 #include "ossa/ik.h"
 #include "ossa/skeleton.h"
 
