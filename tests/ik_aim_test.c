@@ -13,11 +13,6 @@
 #define ANGLE_TOL 2e-6
 #define TRIALS 300
 
-/* root, spine, (a joint between), neck, head, eye: the chain is spine,
- * neck, head - not all direct parents. */
-#define CHAIN_JOINTS 6
-enum { C_ROOT, C_SPINE, C_CHEST, C_NECK, C_HEAD, C_EYE };
-static const uint16_t chain_parents[CHAIN_JOINTS] = {0xFFFF, 0, 1, 2, 3, 4};
 static const uint16_t chain3[3] = {C_SPINE, C_NECK, C_HEAD};
 static const uint16_t chain1[1] = {C_HEAD};
 
@@ -35,12 +30,7 @@ static void chain_prepare(chain_state *st)
 
 static void chain_random(ts_rng *r, bool scaled, chain_state *st)
 {
-    for (int j = 0; j < CHAIN_JOINTS; ++j) {
-        st->pose[j] = ts_transform(r, TS_SCALE_ONE);
-        st->pose[j].translation = dv_to_f(dv_scale(dv_random_unit(r), ts_uniform(r, 0.05, 0.3)));
-    }
-    if (scaled)
-        st->pose[C_ROOT] = ts_transform_range(r, TS_SCALE_UNIFORM, 0.5, 2.0);
+    chain_random_pose(r, scaled, st->pose);
     chain_prepare(st);
 }
 

@@ -203,4 +203,23 @@ static inline ossa_ik_two_bone_job limb_job(ossa_transform *local, const ossa_ma
     return job;
 }
 
+/* ---- aim chains: root, spine, chest, neck, head, eye ---- */
+
+/* The chain the tests aim is spine, neck, head: not all direct parents. */
+#define CHAIN_JOINTS 6
+enum { C_ROOT, C_SPINE, C_CHEST, C_NECK, C_HEAD, C_EYE };
+static const uint16_t chain_parents[CHAIN_JOINTS] = {0xFFFF, 0, 1, 2, 3, 4};
+
+/* Random rotations, bones of length [0.05, 0.3], the root with a uniform
+ * scale in [0.5, 2] when scaled. */
+static inline void chain_random_pose(ts_rng *r, bool scaled, ossa_transform *pose)
+{
+    for (int j = 0; j < CHAIN_JOINTS; ++j) {
+        pose[j] = ts_transform(r, TS_SCALE_ONE);
+        pose[j].translation = dv_to_f(dv_scale(dv_random_unit(r), ts_uniform(r, 0.05, 0.3)));
+    }
+    if (scaled)
+        pose[C_ROOT] = ts_transform_range(r, TS_SCALE_UNIFORM, 0.5, 2.0);
+}
+
 #endif /* OSSA_IK_TEST_SUPPORT_H */

@@ -30,6 +30,7 @@
 
 #include "math.h"
 #include "result.h"
+#include "simd.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -206,6 +207,87 @@ typedef struct ossa_ik_aim_job {
 
 ossa_result ossa_ik_aim_job_validate(const ossa_ik_aim_job *job);
 ossa_result ossa_ik_aim_job_run(const ossa_ik_aim_job *job);
+
+/* ---- the same in lanes (ossa/lanes.h: W characters per batch) ---- */
+
+/* ossa_ik_two_bone_job on a lane model and a lane pose: the same fields
+ * and defaults, with the lane buffers, width, batch range and path of the
+ * other lane jobs. The per-character inputs and outputs (targets, poles,
+ * weights, corrections, flags) are ordinary arrays indexed by character.
+ * Results equal the reference job's up to float rounding (FMA, polynomial
+ * sine and arctangent in the weight's slerp: see tests/ik_lanes_test.c). */
+typedef struct ossa_lane_ik_two_bone_job {
+    const uint16_t *parents;
+    int joint_count;
+    int start_joint;
+    int mid_joint;
+    int end_joint;
+    const float *model; /* lane model: ossa_lane_model_floats(...) floats */
+    int model_count;
+    float *local; /* lane pose, corrected in place */
+    int local_count;
+    int character_count; /* required, >= 1 */
+    int width;           /* 0 means ossa_lane_width() */
+    int batch_begin;     /* 0, 0 means all batches */
+    int batch_end;
+    ossa_simd_path path;
+    const ossa_float3 *targets;
+    int target_count;
+    ossa_float3 target;
+    const ossa_float3 *poles;
+    int pole_count;
+    ossa_float3 pole;
+    const float *weights;
+    int weight_count;
+    ossa_float3 mid_axis;
+    float soften;
+    float twist_rad;
+    ossa_quat *start_corrections;
+    ossa_quat *mid_corrections;
+    int correction_count;
+    uint8_t *flags;
+    int flag_count;
+} ossa_lane_ik_two_bone_job;
+
+ossa_result ossa_lane_ik_two_bone_job_validate(const ossa_lane_ik_two_bone_job *job);
+ossa_result ossa_lane_ik_two_bone_job_run(const ossa_lane_ik_two_bone_job *job);
+
+/* ossa_ik_aim_job on a lane model and a lane pose, as above. */
+typedef struct ossa_lane_ik_aim_job {
+    const uint16_t *parents;
+    int joint_count;
+    const uint16_t *chain;
+    int chain_count;
+    const float *chain_weights;
+    const float *model; /* lane model */
+    int model_count;
+    float *local; /* lane pose, corrected in place */
+    int local_count;
+    int character_count;
+    int width;
+    int batch_begin;
+    int batch_end;
+    ossa_simd_path path;
+    const ossa_float3 *targets;
+    int target_count;
+    ossa_float3 target;
+    const ossa_float3 *poles;
+    int pole_count;
+    ossa_float3 pole;
+    const float *weights;
+    int weight_count;
+    ossa_float3 forward;
+    ossa_float3 offset;
+    ossa_float3 up;
+    float twist_rad;
+    ossa_quat *corrections; /* character_count * chain_count */
+    int correction_count;
+    uint8_t *flags;
+    int flag_count;
+} ossa_lane_ik_aim_job;
+
+ossa_result ossa_lane_ik_aim_job_validate(const ossa_lane_ik_aim_job *job);
+ossa_result ossa_lane_ik_aim_job_run(const ossa_lane_ik_aim_job *job);
 
 #ifdef __cplusplus
 }

@@ -132,8 +132,8 @@ static inline ossa_quat ossai_ik_axis_cs(ossa_float3 a, float c, float s)
  * perpendicular when it is far enough from f, else f x (x or y axis). */
 static inline ossa_float3 ossai_ik_perpendicular(ossa_float3 f, ossa_float3 hint)
 {
-    ossa_float3 p = ossai_f3_sub(hint, ossai_f3_scale(f, ossai_f3_dot(hint, f)));
-    if (ossai_f3_len2(p) >= 0.25f * ossai_f3_len2(hint) && ossai_f3_len2(hint) > 0.0f)
+    const ossa_float3 p = ossai_f3_sub(hint, ossai_f3_scale(f, ossai_f3_dot(hint, f)));
+    if (ossai_f3_len2(p) > 0.25f * ossai_f3_len2(hint))
         return ossai_f3_unit(p);
     const ossa_float3 e = fabsf(f.x) < 0.5f ? ossai_f3(1, 0, 0) : ossai_f3(0, 1, 0);
     return ossai_f3_unit(ossai_f3_cross(f, e));
@@ -159,12 +159,17 @@ static inline ossa_quat ossai_ik_arc(ossa_float3 f, ossa_float3 g, ossa_float3 h
     return ossai_quat_mul(small, ossai_quat(p.x, p.y, p.z, 0.0f));
 }
 
-/* slerp(identity, q, w) for a unit q: the same axis, w times the angle
- * (taken on the short way round). */
+/* slerp(identity, q, w) for a unit q and w in [0, 1]: the same axis, w
+ * times the angle (taken the short way round); exactly q at w = 1 and the
+ * identity at w = 0. */
 static inline ossa_quat ossai_ik_weighted(ossa_quat q, float w)
 {
     if (q.w < 0.0f)
         q = ossai_quat_neg(q);
+    if (w >= 1.0f)
+        return q;
+    if (!(w > 0.0f))
+        return ossai_quat(0.0f, 0.0f, 0.0f, 1.0f);
     const float vlen = sqrtf(q.x * q.x + q.y * q.y + q.z * q.z);
     const float half = atan2f(vlen, q.w) * w;
     const float k = vlen > 0.0f ? sinf(half) / vlen : w;
