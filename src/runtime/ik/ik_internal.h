@@ -140,11 +140,12 @@ static inline ossa_float3 ossai_ik_perpendicular(ossa_float3 f, ossa_float3 hint
 }
 
 /* The shortest rotation turning direction f onto direction g (unit
- * vectors). When they are more than a quarter turn apart it is built as a
- * half turn about p = f x g (which takes f to -f) followed by the short arc
- * from -f to g: the direct formula's angle and axis both lose precision as
- * f and g become opposite, this one still takes f onto g to float
- * precision. Opposite within 1e-6 rad, p comes from `hint` (see above). */
+ * vectors): (f x g, 1 + f.g) normalised. Past a quarter turn that loses its
+ * angle to rounding as f and g become opposite (1 + f.g cancels), so there
+ * it is the same quaternion times (1 - f.g), whose scalar part
+ * (1 + f.g)(1 - f.g) = |f x g|^2 comes from the cross product and keeps its
+ * precision. Opposite within 1e-6 rad (no axis left): a half turn about an
+ * axis across f (from `hint`, see above). */
 static inline ossa_quat ossai_ik_arc(ossa_float3 f, ossa_float3 g, ossa_float3 hint)
 {
     const float c = ossai_f3_dot(f, g);
@@ -152,11 +153,12 @@ static inline ossa_quat ossai_ik_arc(ossa_float3 f, ossa_float3 g, ossa_float3 h
     if (c >= 0.0f)
         return ossai_quat_normalize(ossai_quat(x.x, x.y, x.z, 1.0f + c));
     const float x2 = ossai_f3_len2(x);
-    const ossa_float3 p = x2 > 1e-12f ? ossai_f3_scale(x, 1.0f / sqrtf(x2))
-                                      : ossai_ik_perpendicular(f, hint);
-    /* (-f) x g = -x */
-    const ossa_quat small = ossai_quat_normalize(ossai_quat(-x.x, -x.y, -x.z, 1.0f - c));
-    return ossai_quat_mul(small, ossai_quat(p.x, p.y, p.z, 0.0f));
+    if (!(x2 > 1e-12f)) {
+        const ossa_float3 p = ossai_ik_perpendicular(f, hint);
+        return ossai_quat(p.x, p.y, p.z, 0.0f);
+    }
+    const float k = 1.0f - c;
+    return ossai_quat_normalize(ossai_quat(x.x * k, x.y * k, x.z * k, x2));
 }
 
 /* slerp(identity, q, w) for a unit q and w in [0, 1]: the same axis, w

@@ -134,19 +134,20 @@ static inline v3 perpendicular(v3 f, v3 hint)
 /* ossai_ik_arc: the shortest turn from unit f to unit g. */
 static inline vq arc(v3 f, v3 g, v3 hint)
 {
+    const vf one = v_set1(1.0f);
     const vf c = v3_dot(f, g);
     const v3 x = v3_cross(f, g);
-    const vq direct = vq_normalize(vq_make(x.x, x.y, x.z, v_add(v_set1(1.0f), c)));
     const vf x2 = v3_len2(x);
-    const vm across = v_gt(x2, v_set1(1e-12f));
-    v3 p = v3_scale(x, v_inv_sqrt(x2));
-    if (v_any(m_not(across))) /* opposite directions: rare */
-        p = v3_select(across, p, perpendicular(f, hint));
-    const vf zero = v_zero();
-    const vq small = vq_normalize(
-        vq_make(v_sub(zero, x.x), v_sub(zero, x.y), v_sub(zero, x.z), v_sub(v_set1(1.0f), c)));
-    const vq halfway = vq_mul(small, vq_make(p.x, p.y, p.z, zero));
-    return vq_select(v_lt(c, zero), halfway, direct);
+    const vm obtuse = v_lt(c, v_zero());
+    const vf k = v_select(obtuse, v_sub(one, c), one);
+    vq q = vq_make(v_mul(x.x, k), v_mul(x.y, k), v_mul(x.z, k),
+                   v_select(obtuse, x2, v_add(one, c)));
+    const vm opposite = v_and_m(obtuse, m_not(v_gt(x2, v_set1(1e-12f))));
+    if (v_any(opposite)) { /* rare */
+        const v3 p = perpendicular(f, hint);
+        q = vq_select(opposite, vq_make(p.x, p.y, p.z, v_zero()), q);
+    }
+    return vq_normalize(q);
 }
 
 /* atan2(y, x) for y, x >= 0, not both 0: the ratio below 1, halved twice
