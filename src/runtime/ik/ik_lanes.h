@@ -9,36 +9,42 @@
 #include "core/lane_internal.h"
 #include "ossa/ik.h"
 
-typedef struct ossai_ik_two_bone_args {
+/* One batch as a kernel sees it: its lane model and pose, its
+ * per-character inputs laid out [component][lane] (x of every lane, then y,
+ * then z), and its outputs the same way. */
+typedef struct ossai_ik_lane_batch {
     const float *model; /* this batch's lane model */
     float *local;       /* this batch's lane pose, corrected in place */
-    int start, mid, end;
-    int width;
-    const float *target; /* 3 x width: x of every lane, then y, then z */
+    const float *target; /* 3 x width */
     const float *pole;   /* 3 x width */
     const float *weight; /* width */
-    bool unit_weight;    /* the job has no weights: every lane's is 1 */
-    bool has_axis;       /* mid_axis is set (unit), else from the bend */
+    float *corrections;  /* two-bone: start then mid, 4 x width each; aim:
+                          * chain_count x 4 x width; NULL: not wanted */
+    float *flags;        /* width: the ossa_ik_flags bits as floats */
+} ossai_ik_lane_batch;
+
+/* A kernel call does two batches (batch[1] may repeat batch[0]): the kernel
+ * works two vectors side by side, and a batch of one vector pairs with the
+ * next. */
+typedef struct ossai_ik_two_bone_args {
+    ossai_ik_lane_batch batch[2];
+    int start, mid, end;
+    int width;
+    bool unit_weight; /* the job has no weights: every lane's is 1 */
+    bool has_axis;    /* mid_axis is set (unit), else from the bend */
     float mid_axis[3];
     float soften, twist_cos, twist_sin;
-    float *start_correction; /* 4 x width, or NULL */
-    float *mid_correction;   /* 4 x width, or NULL */
-    float *flags;            /* width: the ossa_ik_flags bits as floats */
 } ossai_ik_two_bone_args;
 
 typedef struct ossai_ik_aim_args {
-    const float *model;
-    float *local;
+    ossai_ik_lane_batch batch[2];
     int width;
     const uint16_t *chain;
     int chain_count;
     float chain_weight[OSSA_IK_MAX_CHAIN]; /* after the equal-shares default */
-    const float *target, *pole, *weight;   /* as for two-bone */
     bool unit_weight;
-    float forward[3], offset[3], up[3];    /* forward after its +z default */
+    float forward[3], offset[3], up[3]; /* forward after its +z default */
     float twist_cos, twist_sin;
-    float *corrections; /* chain_count x 4 x width, or NULL */
-    float *flags;       /* width */
 } ossai_ik_aim_args;
 
 /* The lane buffers for the characters at this width fit in an int
@@ -74,5 +80,27 @@ void ossai_ik_fill_shared(const ossai_ik_lane_inputs *in, int width);
 /* Fills the lanes of the per-character inputs for characters [first, first
  * + count); lanes past count repeat the batch's first character. */
 void ossai_ik_gather(const ossai_ik_lane_inputs *in, int first, int count, int width);
+
+/* The per-lane arrays of the two batches of a kernel call. */
+typedef struct ossai_ik_lane_slots {
+    _Alignas(64) float target[2][3 * OSSAI_LANES];
+    _Alignas(64) float pole[2][3 * OSSAI_LANES];
+    _Alignas(64) float weight[2][OSSAI_LANES];
+    _Alignas(64) float corrections[2][OSSA_IK_MAX_CHAIN * 4 * OSSAI_LANES];
+    _Alignas(64) float flags[2][OSSAI_LANES];
+} ossai_ik_lane_slots;
+
+/* Sets *out to batch `batch` of the lane buffers, in slot k, its
+ * per-character inputs gathered (ossai_ik_gather). */
+void ossai_ik_slot_batch(ossai_ik_lane_slots *slots, int k, int batch, int characters, int width,
+                         int joint_count, const float *model, float *local, bool corrections,
+                         const ossai_ik_lane_inputs *in, ossai_ik_lane_batch *out);
+
+/* Lane l's quaternion in a [4][width] array. */
+static inline ossa_quat ossai_ik_lane_quat(const float *q, int width, int l)
+{
+    const ossa_quat r = {q[l], q[width + l], q[2 * width + l], q[3 * width + l]};
+    return r;
+}
 
 #endif /* OSSA_IK_LANES_H */

@@ -56,20 +56,15 @@ ossa_result ossa_lane_ik_aim_job_run(const ossa_lane_ik_aim_job *job)
     const ossai_lane_plan plan =
         ossai_lane_plan_make(job->path, job->width, n, job->batch_begin, job->batch_end);
     const int width = plan.width;
-    const size_t joints = (size_t)job->joint_count;
     static void (*const kernels[])(const ossai_ik_aim_args *) =
         OSSAI_SIMD_TABLE(ossai_ik_aim_kernel);
-    _Alignas(64) float target[3 * OSSAI_LANES], pole[3 * OSSAI_LANES], weight[OSSAI_LANES];
-    _Alignas(64) float corr[OSSA_IK_MAX_CHAIN * 4 * OSSAI_LANES], flags[OSSAI_LANES];
+    ossai_ik_lane_slots slots;
     ossai_ik_aim_args args;
     args.width = width;
     args.chain = job->chain;
     args.chain_count = links;
     for (int k = 0; k < links; ++k)
         args.chain_weight[k] = ossai_ik_chain_weight(job->chain_weights, k);
-    args.target = target;
-    args.pole = pole;
-    args.weight = weight;
     args.unit_weight = job->weights == NULL;
     const ossa_float3 forward =
         ossai_f3_len2(job->forward) > 0.0f ? job->forward : ossai_f3(0, 0, 1);
@@ -83,26 +78,37 @@ ossa_result ossa_lane_ik_aim_job_run(const ossa_lane_ik_aim_job *job)
     }
     args.twist_cos = cosf(job->twist_rad);
     args.twist_sin = sinf(job->twist_rad);
-    args.corrections = job->corrections ? corr : NULL;
-    args.flags = flags;
-    const ossai_ik_lane_inputs in = {job->targets, job->target, job->poles, job->pole,
-                                     job->weights, target, pole, weight};
-    ossai_ik_fill_shared(&in, width);
-    for (int b = plan.begin; b < plan.end; ++b) {
-        const int first = b * width, count = n - first < width ? n - first : width;
-        ossai_ik_gather(&in, first, count, width);
-        args.model = job->model + (size_t)b * joints * OSSAI_MODEL_C * (size_t)width;
-        args.local = job->local + (size_t)b * joints * OSSAI_POSE_C * (size_t)width;
+    for (int k = 0; k < 2; ++k) {
+        const ossai_ik_lane_inputs in = {job->targets, job->target, job->poles, job->pole,
+                                         job->weights, slots.target[k], slots.pole[k],
+                                         slots.weight[k]};
+        ossai_ik_fill_shared(&in, width);
+    }
+    for (int b = plan.begin; b < plan.end; b += 2) {
+        const int pair = b + 1 < plan.end ? 2 : 1;
+        for (int k = 0; k < pair; ++k) {
+            const ossai_ik_lane_inputs in = {job->targets, job->target, job->poles, job->pole,
+                                             job->weights, slots.target[k], slots.pole[k],
+                                             slots.weight[k]};
+            ossai_ik_slot_batch(&slots, k, b + k, n, width, job->joint_count, job->model,
+                                job->local, job->corrections != NULL, &in, &args.batch[k]);
+        }
+        if (pair == 1)
+            args.batch[1] = args.batch[0];
         kernels[plan.path](&args);
-        for (int l = 0; l < count; ++l) {
-            if (job->corrections)
-                for (int k = 0; k < links; ++k) {
-                    const float *q = corr + (size_t)k * 4 * (size_t)width;
-                    const ossa_quat c = {q[l], q[width + l], q[2 * width + l], q[3 * width + l]};
-                    job->corrections[(size_t)(first + l) * (size_t)links + (size_t)k] = c;
-                }
-            if (job->flags)
-                job->flags[first + l] = (uint8_t)flags[l];
+        if (!job->corrections && !job->flags)
+            continue;
+        for (int k = 0; k < pair; ++k) {
+            const int first = (b + k) * width, count = n - first < width ? n - first : width;
+            for (int l = 0; l < count; ++l) {
+                if (job->corrections)
+                    for (int c = 0; c < links; ++c)
+                        job->corrections[(size_t)(first + l) * (size_t)links + (size_t)c] =
+                            ossai_ik_lane_quat(slots.corrections[k] + (size_t)c * 4 * (size_t)width,
+                                               width, l);
+                if (job->flags)
+                    job->flags[first + l] = (uint8_t)slots.flags[k][l];
+            }
         }
     }
     return OSSA_OK;

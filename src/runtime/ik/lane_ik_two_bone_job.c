@@ -88,10 +88,20 @@ void ossai_ik_gather(const ossai_ik_lane_inputs *in, int first, int count, int w
             in->lane_weight[l] = in->weights[first + (l < count ? l : 0)];
 }
 
-static ossa_quat lane_quat(const float *q, int width, int l)
+void ossai_ik_slot_batch(ossai_ik_lane_slots *slots, int k, int batch, int characters, int width,
+                         int joint_count, const float *model, float *local, bool corrections,
+                         const ossai_ik_lane_inputs *in, ossai_ik_lane_batch *out)
 {
-    const ossa_quat r = {q[l], q[width + l], q[2 * width + l], q[3 * width + l]};
-    return r;
+    const int first = batch * width;
+    ossai_ik_gather(in, first, characters - first < width ? characters - first : width, width);
+    const size_t joints = (size_t)joint_count;
+    out->model = model + (size_t)batch * joints * OSSAI_MODEL_C * (size_t)width;
+    out->local = local + (size_t)batch * joints * OSSAI_POSE_C * (size_t)width;
+    out->target = slots->target[k];
+    out->pole = slots->pole[k];
+    out->weight = slots->weight[k];
+    out->corrections = corrections ? slots->corrections[k] : NULL;
+    out->flags = slots->flags[k];
 }
 
 ossa_result ossa_lane_ik_two_bone_job_run(const ossa_lane_ik_two_bone_job *job)
@@ -103,19 +113,14 @@ ossa_result ossa_lane_ik_two_bone_job_run(const ossa_lane_ik_two_bone_job *job)
     const ossai_lane_plan plan =
         ossai_lane_plan_make(job->path, job->width, n, job->batch_begin, job->batch_end);
     const int width = plan.width;
-    const size_t joints = (size_t)job->joint_count;
     static void (*const kernels[])(const ossai_ik_two_bone_args *) =
         OSSAI_SIMD_TABLE(ossai_ik_two_bone_kernel);
-    _Alignas(64) float target[3 * OSSAI_LANES], pole[3 * OSSAI_LANES], weight[OSSAI_LANES];
-    _Alignas(64) float start_c[4 * OSSAI_LANES], mid_c[4 * OSSAI_LANES], flags[OSSAI_LANES];
+    ossai_ik_lane_slots slots;
     ossai_ik_two_bone_args args;
     args.start = job->start_joint;
     args.mid = job->mid_joint;
     args.end = job->end_joint;
     args.width = width;
-    args.target = target;
-    args.pole = pole;
-    args.weight = weight;
     args.unit_weight = job->weights == NULL;
     args.has_axis = ossai_f3_len2(job->mid_axis) > 0.0f;
     const ossa_float3 axis = ossai_f3_unit(job->mid_axis);
@@ -125,25 +130,36 @@ ossa_result ossa_lane_ik_two_bone_job_run(const ossa_lane_ik_two_bone_job *job)
     args.soften = job->soften;
     args.twist_cos = cosf(job->twist_rad);
     args.twist_sin = sinf(job->twist_rad);
-    args.start_correction = job->start_corrections ? start_c : NULL;
-    args.mid_correction = job->mid_corrections ? mid_c : NULL;
-    args.flags = flags;
-    const ossai_ik_lane_inputs in = {job->targets, job->target, job->poles, job->pole,
-                                     job->weights, target, pole, weight};
-    ossai_ik_fill_shared(&in, width);
-    for (int b = plan.begin; b < plan.end; ++b) {
-        const int first = b * width, count = n - first < width ? n - first : width;
-        ossai_ik_gather(&in, first, count, width);
-        args.model = job->model + (size_t)b * joints * OSSAI_MODEL_C * (size_t)width;
-        args.local = job->local + (size_t)b * joints * OSSAI_POSE_C * (size_t)width;
+    const bool corrections = job->start_corrections || job->mid_corrections;
+    for (int k = 0; k < 2; ++k) {
+        const ossai_ik_lane_inputs in = {job->targets, job->target, job->poles, job->pole,
+                                         job->weights, slots.target[k], slots.pole[k],
+                                         slots.weight[k]};
+        ossai_ik_fill_shared(&in, width);
+    }
+    for (int b = plan.begin; b < plan.end; b += 2) {
+        const int pair = b + 1 < plan.end ? 2 : 1;
+        for (int k = 0; k < pair; ++k) {
+            const ossai_ik_lane_inputs in = {job->targets, job->target, job->poles, job->pole,
+                                             job->weights, slots.target[k], slots.pole[k],
+                                             slots.weight[k]};
+            ossai_ik_slot_batch(&slots, k, b + k, n, width, job->joint_count, job->model,
+                                job->local, corrections, &in, &args.batch[k]);
+        }
+        if (pair == 1)
+            args.batch[1] = args.batch[0];
         kernels[plan.path](&args);
-        for (int l = 0; l < count; ++l) {
-            if (job->start_corrections)
-                job->start_corrections[first + l] = lane_quat(start_c, width, l);
-            if (job->mid_corrections)
-                job->mid_corrections[first + l] = lane_quat(mid_c, width, l);
-            if (job->flags)
-                job->flags[first + l] = (uint8_t)flags[l];
+        for (int k = 0; k < pair; ++k) {
+            const int first = (b + k) * width, count = n - first < width ? n - first : width;
+            const float *c = slots.corrections[k], *f = slots.flags[k];
+            for (int l = 0; l < count; ++l) {
+                if (job->start_corrections)
+                    job->start_corrections[first + l] = ossai_ik_lane_quat(c, width, l);
+                if (job->mid_corrections)
+                    job->mid_corrections[first + l] = ossai_ik_lane_quat(c + 4 * width, width, l);
+                if (job->flags)
+                    job->flags[first + l] = (uint8_t)f[l];
+            }
         }
     }
     return OSSA_OK;
