@@ -8,6 +8,7 @@
 #include "ik_test_support.h"
 #include "lanes_test_support.h"
 #include "utest.h"
+#include "simd_paths.h"
 
 /* The lane kernels evaluate the reference's formulas in the same order but
  * fuse multiply-adds and take the weight's slerp from polynomials (error
@@ -228,11 +229,8 @@ TEST(lane_two_bone_matches_the_reference_on_every_path)
 {
     int runs = 0;
     for (int p = OSSA_SIMD_PORTABLE; p < OSSA_SIMD_PATH_COUNT; ++p) {
-        if (!ossa_simd_path_supported((ossa_simd_path)p)) {
-            fprintf(stderr, "  path %s not supported here: skipped\n",
-                    ossa_simd_path_name((ossa_simd_path)p));
+        if (!ts_path_runs((ossa_simd_path)p))
             continue;
-        }
         for (size_t w = 0; w < sizeof widths / sizeof widths[0]; ++w) {
             const int width = widths[w];
             const int counts[] = {1, width - 1, width, 3 * width + 1};
@@ -372,7 +370,7 @@ TEST(lane_aim_matches_the_reference_on_every_path)
 {
     int runs = 0;
     for (int p = OSSA_SIMD_PORTABLE; p < OSSA_SIMD_PATH_COUNT; ++p) {
-        if (!ossa_simd_path_supported((ossa_simd_path)p))
+        if (!ts_path_runs((ossa_simd_path)p))
             continue;
         for (size_t w = 0; w < sizeof widths / sizeof widths[0]; ++w) {
             const int width = widths[w];
