@@ -385,6 +385,59 @@ TEST(lane_aim_matches_the_reference_on_every_path)
     CHECK(runs > 0);
 }
 
+/* A batch range writes its batches' characters and nothing else. */
+TEST(lane_ik_jobs_write_only_their_batch_range)
+{
+    enum { W = 4, C = 4 * W - 1 };
+    ts_rng r = ts_rng_make(23);
+    ossa_transform base[LIMB_JOINTS], pose[C * LIMB_JOINTS];
+    ossa_float3 hinge;
+    limb_random(&r, LIMB_KNEE, false, base, &hinge);
+    for (int c = 0; c < C; ++c)
+        memcpy(&pose[c * LIMB_JOINTS], base, sizeof base);
+    ossa_mat34 model[C * LIMB_JOINTS];
+    ik_model_float(limb_parents, LIMB_JOINTS, C, pose, model);
+    const int pf = ossa_lane_pose_floats(LIMB_JOINTS, C, W);
+    const int mf = ossa_lane_model_floats(LIMB_JOINTS, C, W);
+    float *lane_pose = lane_alloc((size_t)pf), *lane_model = lane_alloc((size_t)mf);
+    float *before = lane_alloc((size_t)pf);
+    pack_poses(pose, C, LIMB_JOINTS, W, lane_pose);
+    pack_models(model, C, LIMB_JOINTS, W, lane_model);
+    memcpy(before, lane_pose, sizeof(float) * (size_t)pf);
+    const ossa_mat34 *s = &model[L_START];
+    uint8_t flags[C];
+    memset(flags, 0xEE, sizeof flags);
+    ossa_lane_ik_two_bone_job j = {0};
+    j.parents = limb_parents;
+    j.joint_count = LIMB_JOINTS;
+    j.start_joint = L_START;
+    j.mid_joint = L_MID;
+    j.end_joint = L_END;
+    j.model = lane_model;
+    j.model_count = mf;
+    j.local = lane_pose;
+    j.local_count = pf;
+    j.character_count = C;
+    j.width = W;
+    j.mid_axis = hinge;
+    j.target = (ossa_float3){s->m[0][3] + 0.3f, s->m[1][3] - 0.4f, s->m[2][3]};
+    j.flags = flags;
+    j.flag_count = C;
+    j.batch_begin = 1;
+    j.batch_end = 3;
+    CHECK_RESULT(ossa_lane_ik_two_bone_job_run(&j), OSSA_OK);
+    const size_t per_batch = (size_t)pf / 4;
+    for (int b = 0; b < 4; ++b) {
+        const bool inside = b >= 1 && b < 3;
+        const bool same = memcmp(lane_pose + b * per_batch, before + b * per_batch,
+                                 sizeof(float) * per_batch) == 0;
+        CHECK(inside ? !same : same);
+        for (int l = 0; l < W && b * W + l < C; ++l)
+            CHECK(inside ? flags[b * W + l] != 0xEE : flags[b * W + l] == 0xEE);
+    }
+    free(lane_pose), free(lane_model), free(before);
+}
+
 TEST(lane_ik_validity_table)
 {
     enum { C = 5, W = 4 };
@@ -478,4 +531,5 @@ TEST(lane_ik_validity_table)
 }
 
 UTEST_MAIN(lane_two_bone_matches_the_reference_on_every_path,
-           lane_aim_matches_the_reference_on_every_path, lane_ik_validity_table)
+           lane_aim_matches_the_reference_on_every_path,
+           lane_ik_jobs_write_only_their_batch_range, lane_ik_validity_table)

@@ -18,12 +18,17 @@
 #define OSSAI_IK_INLINE static inline
 #endif
 
-/* ---- two vectors side by side ----
- * Every operation below works on two vectors of lanes at once, back to
- * back: two independent dependency chains, interleaved instruction by
- * instruction, so the core has the other one's work to do while one waits
- * on a square root or a long chain of products. A pair is two halves of a
- * batch (W = 2 or 4 vectors) or two batches (W = one vector). */
+/* ---- two vectors side by side (AVX-512) ----
+ * With 32 vector registers, every operation below works on two vectors of
+ * lanes at once, back to back: two independent dependency chains,
+ * interleaved instruction by instruction, so the core has the other one's
+ * work to do while one waits on a square root or a long chain of products.
+ * A pair is two halves of a batch or two one-vector batches. With 16
+ * registers (SSE, AVX2) the pair's values spill to memory and cost more
+ * than they save (measured: the aim chain 20% slower on AVX2), so there
+ * the operations are the vector's own, one vector at a time. */
+#if defined(OSSAI_ISA_AVX512)
+#define OSSAI_IK_PAIRS 1
 typedef struct lv {
     vf a, b;
 } lv;
@@ -71,6 +76,29 @@ static inline lv l_negate_where(lv x, lm m)
 }
 static inline int l_any(lm m) { return v_any(m.a) | v_any(m.b); }
 
+#else
+#define OSSAI_IK_PAIRS 0
+typedef vf lv;
+typedef vm lm;
+#define l_set1 v_set1
+#define l_zero v_zero
+#define l_add v_add
+#define l_sub v_sub
+#define l_mul v_mul
+#define l_div v_div
+#define l_max v_max
+#define l_sqrt v_sqrt
+#define l_rsqrt v_rsqrt
+#define l_fmadd v_fmadd
+#define l_lt v_lt
+#define l_gt v_gt
+#define l_eq v_eq
+#define l_and_m v_and_m
+#define l_select v_select
+#define l_negate_where v_negate_where
+#define l_any v_any
+#endif
+
 /* Where a pair's lanes are: the first vector's and the second's. */
 typedef struct lp {
     const float *a, *b;
@@ -93,12 +121,17 @@ static inline lp lp_const(lpw p)
     lp r = {p.a, p.b};
     return r;
 }
+#if OSSAI_IK_PAIRS
 static inline lv l_load(lp p) { return lv_make(v_load(p.a), v_load(p.b)); }
 static inline void l_store(lpw p, lv v)
 {
     v_store(p.a, v.a);
     v_store(p.b, v.b);
 }
+#else
+static inline lv l_load(lp p) { return v_load(p.a); }
+static inline void l_store(lpw p, lv v) { v_store(p.a, v); }
+#endif
 
 /* ---- vectors of three and four ---- */
 
@@ -574,6 +607,7 @@ static void two_bone_pair(const ossai_ik_two_bone_args *a, const ossai_ik_lane_b
 /* The pairs of a kernel call: the halves of each batch when a batch is two
  * or four vectors wide, else the two batches (the second may be the first
  * again: then the same values are computed and stored twice). */
+#if OSSAI_IK_PAIRS
 #define OSSAI_IK_FOR_PAIRS(args, pair)                                                          \
     do {                                                                                       \
         const size_t v_ = LANE_V;                                                              \
@@ -586,6 +620,15 @@ static void two_bone_pair(const ossai_ik_two_bone_args *a, const ossai_ik_lane_b
             pair((args), &(args)->batch[0], &(args)->batch[1], 0, 0);                          \
         }                                                                                      \
     } while (0)
+#else /* every vector of both batches, one at a time */
+#define OSSAI_IK_FOR_PAIRS(args, pair)                                                          \
+    do {                                                                                       \
+        const int batches_ = (args)->batch[1].model == (args)->batch[0].model ? 1 : 2;         \
+        for (int b_ = 0; b_ < batches_; ++b_)                                                  \
+            for (size_t o_ = 0; o_ < (size_t)(args)->width; o_ += LANE_V)                      \
+                pair((args), &(args)->batch[b_], &(args)->batch[b_], o_, o_);                  \
+    } while (0)
+#endif
 
 void OSSAI_ISA_NAME(ossai_ik_two_bone_kernel)(const ossai_ik_two_bone_args *a)
 {
