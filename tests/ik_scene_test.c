@@ -23,10 +23,10 @@ TEST(scene_characters_stand_on_the_hills_with_their_feet_planted)
     char err[256];
     REQUIRE(render_scene_open(&s, NULL, err, sizeof err));
     enum { N = 16 };
-    REQUIRE(render_scene_populate(&s, N, RENDER_SCENE_MIXED, err, sizeof err));
+    REQUIRE(render_scene_populate(&s, N, RENDER_SCENE_MIXED, RENDER_POSE_ANIMATED, err, sizeof err));
     REQUIRE(s.ik.on);
     const float time_s = 0.73f;
-    REQUIRE(render_scene_pose(&s, time_s, false) == OSSA_OK);
+    REQUIRE(render_scene_pose(&s, time_s) == OSSA_OK);
     /* the animation without IK, through the reference jobs */
     const int joints = s.joints;
     ossa_transform *local = malloc(sizeof *local * (size_t)N * (size_t)joints);
