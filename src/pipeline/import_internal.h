@@ -91,6 +91,7 @@ typedef struct ossai_scene {
     double scale;
     bool no_tangents;
     bool all_nodes; /* ossa_import_options.all_nodes */
+    bool no_meshes; /* ossa_import_options.no_meshes */
     ossai_node *nodes;
     int node_count;
     int *node_order; /* node indices sorted by (name, index) */

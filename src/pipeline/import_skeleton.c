@@ -28,6 +28,8 @@ static ossa_result mark_bones(ossai_scene *sc)
         for (unsigned b = 0; b < mesh->mNumBones; ++b) {
             const struct aiBone *bone = mesh->mBones[b];
             const int node = ossai_node_find(sc, bone->mName.data);
+            if (node < 0 && sc->no_meshes) /* the skin is not read */
+                continue;
             if (node < 0)
                 return ossa_error_set(sc->error, OSSA_ERR_NOT_FOUND, (int)b, -1,
                                       "%s: mesh '%s': bone '%s' is not a node of the file",
