@@ -19,6 +19,9 @@
 #define MAX_INPUT_OFFSET 64
 
 typedef struct scan {
+    ossa_import *im;
+    ossai_dae_info *info;
+    int clip_capacity;
     const char *path;
     ossa_error *error;
     const char *text, *end;
@@ -185,6 +188,28 @@ static ossa_result start_tag(scan *s, const char *tag, const char *name, size_t 
             s->p_values += count_values(tag_end + 1, s->end, next);
         return OSSA_OK;
     }
+    if (name_is(name, length, "animation_clip")) {
+        char clip[256];
+        if (!attribute(tag, tag_end, "name", clip, sizeof clip) &&
+            !attribute(tag, tag_end, "id", clip, sizeof clip))
+            clip[0] = '\0';
+        ossai_dae_info *info = s->info;
+        if (info->clip_name_count == s->clip_capacity) {
+            const int capacity = s->clip_capacity ? 2 * s->clip_capacity : 8;
+            const char **grown = ossai_import_alloc(s->im, (size_t)capacity, sizeof *grown);
+            if (!grown)
+                return ossa_error_set(s->error, OSSA_ERR_OUT_OF_MEMORY, -1, -1,
+                                      "%s: out of memory", s->path);
+            if (info->clip_name_count)
+                memcpy(grown, info->clip_names, sizeof *grown * (size_t)info->clip_name_count);
+            info->clip_names = grown;
+            s->clip_capacity = capacity;
+        }
+        if (!(info->clip_names[info->clip_name_count++] = ossai_import_strdup(s->im, clip)))
+            return ossa_error_set(s->error, OSSA_ERR_OUT_OF_MEMORY, -1, -1, "%s: out of memory",
+                                  s->path);
+        return OSSA_OK;
+    }
     if (s->primitive_depth >= 0 && name_is(name, length, "vcount") && !empty)
         s->vcount_values += count_values(tag_end + 1, s->end, next);
     return OSSA_OK;
@@ -270,11 +295,13 @@ static ossa_result run(scan *s)
 }
 
 ossa_result ossai_dae_preflight(ossa_import *im, const char *path, const unsigned char *data,
-                                size_t bytes, ossa_error *error)
+                                size_t bytes, ossai_dae_info *info, ossa_error *error)
 {
-    (void)im;
     scan s;
     memset(&s, 0, sizeof s);
+    memset(info, 0, sizeof *info);
+    s.im = im;
+    s.info = info;
     s.path = path;
     s.error = error;
     s.text = (const char *)data;

@@ -11,10 +11,12 @@
 
 #include "import_internal.h"
 
-/* data: the whole file (bytes long); scratch memory comes from im. */
+/* data: the whole file (bytes long); memory comes from im. */
 ossa_result ossai_fbx_preflight(ossa_import *im, const char *path, const unsigned char *data,
                                 size_t bytes, ossa_error *error);
+/* Also collects the names of the file's <animation_clip> elements (their
+ * name, else their id) into *info. */
 ossa_result ossai_dae_preflight(ossa_import *im, const char *path, const unsigned char *data,
-                                size_t bytes, ossa_error *error);
+                                size_t bytes, ossai_dae_info *info, ossa_error *error);
 
 #endif /* OSSA_IMPORT_PREFLIGHT_H */

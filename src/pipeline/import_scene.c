@@ -111,7 +111,8 @@ static checked_format format_to_check(const char *path, const unsigned char *hea
 }
 
 /* Reads the file whole and runs the FBX or Collada preflight on it. */
-static ossa_result preflight_other(ossa_import *im, const char *path, ossa_error *error)
+static ossa_result preflight_other(ossa_import *im, const char *path, ossai_dae_info *dae,
+                                   ossa_error *error)
 {
     unsigned char head[1024];
     FILE *f = fopen(path, "rb");
@@ -143,7 +144,7 @@ static ossa_result preflight_other(ossa_import *im, const char *path, ossa_error
     }
     data[bytes] = 0;
     r = format == CHECK_FBX ? ossai_fbx_preflight(im, path, data, bytes, error)
-                            : ossai_dae_preflight(im, path, data, bytes, error);
+                            : ossai_dae_preflight(im, path, data, bytes, dae, error);
 done:
     fclose(f);
     ossa_free(&im->allocator_, data);
@@ -175,7 +176,8 @@ static ossa_result run(ossai_scene *sc, const ossa_import_options *options)
     if (r || (r = ossai_skeleton_select(sc)) || (r = ossai_clips_finish(sc)))
         return r;
     if (options->no_meshes) {
-        im->skipped_meshes = (int)sc->ai->mNumMeshes;
+        for (unsigned m = 0; m < sc->ai->mNumMeshes; ++m)
+            im->skipped_meshes += !ossai_mesh_is_display(sc->ai, m);
         return OSSA_OK;
     }
     /* Which meshes bring their own tangents, before assimp computes the rest. */
@@ -217,8 +219,10 @@ ossa_result ossa_import_file(const char *path, const ossa_import_options *option
     ossa_result r = check_file(path, error);
     if (r)
         return r;
+    ossai_dae_info dae;
+    memset(&dae, 0, sizeof dae);
     if (looks_like_gltf(path) ? (r = ossai_gltf_preflight(out, path, error)) != OSSA_OK
-                              : (r = preflight_other(out, path, error)) != OSSA_OK)
+                              : (r = preflight_other(out, path, &dae, error)) != OSSA_OK)
         goto fail;
     out->path = ossai_import_strdup(out, path);
     if (!out->path) {
@@ -247,6 +251,7 @@ ossa_result ossa_import_file(const char *path, const ossa_import_options *option
     sc.no_tangents = options->no_tangents;
     sc.all_nodes = options->all_nodes;
     sc.no_meshes = options->no_meshes;
+    sc.dae = dae;
     sc.error = error;
     r = run(&sc, options);
     if (sc.ai)
