@@ -479,7 +479,7 @@ int cmd_build(int argc, char **argv)
         } else if (cli_is(a, "--all-nodes", NULL)) {
             job.import.all_nodes = true;
         } else if (cli_is(a, "--import-timeout", NULL)) {
-            if (!cli_float_arg(argc, argv, &i, 0.001f, 1e7f, &job.limits.timeout_s))
+            if (!cli_float_arg(argc, argv, &i, 1e-4f, 1e7f, &job.limits.timeout_s))
                 goto done;
         } else if (cli_is(a, "--import-memory", NULL)) {
             if (!cli_float_arg(argc, argv, &i, 16.0f, 1e9f, &job.limits.memory_mib))

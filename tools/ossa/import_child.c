@@ -155,10 +155,16 @@ bool import_child_check(const char *path, const ossa_import_options *options,
     }
     if (WIFEXITED(status) && WEXITSTATUS(status) == EXIT_IMPORTED)
         return true;
+    /* The child's message names the file too: said once. */
+    const size_t path_length = strlen(path);
+    const char *detail = strncmp(message, path, path_length) == 0 &&
+                                 strncmp(message + path_length, ": ", 2) == 0
+                             ? message + path_length + 2
+                             : message;
     if (WIFEXITED(status) && WEXITSTATUS(status) == EXIT_OUT_OF_MEMORY)
         cli_error("build", "%s: the import needed more than %g MiB of memory, the limit "
                            "(--import-memory MIB raises it)%s%s",
-                  path, memory_mib, message[0] ? ": " : "", message);
+                  path, memory_mib, detail[0] ? ": " : "", detail);
     else if (WIFEXITED(status) && WEXITSTATUS(status) == EXIT_IMPORT_ERROR && message[0])
         cli_error("build", "%s", message);
     else if (WIFSIGNALED(status))
