@@ -114,7 +114,15 @@ typedef struct ossa_import {
  * a node (OSSA_ERR_NOT_FOUND), data ossa cannot represent
  * (OSSA_ERR_UNSUPPORTED), non-finite values (OSSA_ERR_BAD_VALUE), memory.
  * A file with no skeleton is not an error here: skeleton.joint_count is 0.
- * options may be NULL. */
+ * options may be NULL.
+ * Hostile files: glTF / GLB, FBX and Collada files are checked by ossa's own
+ * preflight (linear in the file's size) before assimp reads them; what it
+ * refuses (nodes deeper than OSSA_IMPORT_MAX_DEPTH, counts promising more
+ * data than the file holds, constructs known to crash assimp 5.2) is
+ * OSSA_ERR_IMPORT or OSSA_ERR_UNSUPPORTED, and what it accepts is safe to
+ * import in this process (the import fuzzer runs exactly that). Other
+ * formats reach assimp unchecked: import untrusted ones in a child process
+ * with limits, as `ossa build` does (docs/importing.md). */
 ossa_result ossa_import_file(const char *path, const ossa_import_options *options,
                              ossa_import *out, ossa_error *error);
 
