@@ -429,10 +429,50 @@ TEST(collada_nodes_nested_past_the_limit_are_refused_naming_the_node)
     free(b.data);
 }
 
+/* A library of nodes and a scene that instances them: `library` and
+ * `scene` are the <node> elements of each. */
+static const char *dae_instancing(const char *name, const char *library, const char *scene)
+{
+    buf b = {0};
+    putf(&b, "%s<library_nodes>%s</library_nodes><library_visual_scenes><visual_scene id=\"s\">"
+             "%s</visual_scene></library_visual_scenes><scene><instance_visual_scene url=\"#s\"/>"
+             "</scene></COLLADA>\n",
+         dae_head, library, scene);
+    const char *path = save(name, &b);
+    free(b.data);
+    return path;
+}
+
+TEST(collada_instancing_stays_finite)
+{
+    char message[512];
+    /* One level, twice: fine (assimp copies the leg under both). */
+    const char *fine = dae_instancing(
+        "instances.dae", "<node id=\"leg\" name=\"leg\"><node id=\"foot\" name=\"foot\"/></node>",
+        "<node id=\"a\" name=\"a\"><instance_node url=\"#leg\"/></node>"
+        "<node id=\"b\" name=\"b\"><instance_node url=\"#leg\"/></node>");
+    const ossa_result r = import(fine, NULL, message);
+    CHECK(r == OSSA_OK || !strstr(message, "<instance_node>"));
+    if (r != OSSA_OK)
+        fprintf(stderr, "  instances.dae: %s\n", message);
+    /* A node instancing itself crashed assimp (endless recursion). */
+    expect_refused(dae_instancing("self.dae", "<node id=\"A\" name=\"A\"><instance_node url=\"#A\"/>"
+                                              "</node>",
+                                  "<node id=\"r\" name=\"r\"><instance_node url=\"#A\"/></node>"),
+                   "self.dae", "<instance_node> of node 'A', which instances nodes itself");
+    /* Instances of instances multiply: refused at the second level. */
+    expect_refused(dae_instancing("chain.dae",
+                                  "<node id=\"A\" name=\"A\"/><node id=\"B\" name=\"B\">"
+                                  "<instance_node url=\"#A\"/><instance_node url=\"#A\"/></node>",
+                                  "<node id=\"r\" name=\"r\"><instance_node url=\"#B\"/></node>"),
+                   "chain.dae", "<instance_node> of node 'B', which instances nodes itself");
+}
+
 UTEST_MAIN(gltf_chains_deeper_than_the_limit_are_refused_naming_the_node,
            gltf_cycles_are_refused, fbx_model_hierarchies_must_be_shallow_trees,
            fbx_arrays_that_promise_more_than_their_bytes_are_refused,
            fbx_records_nested_past_the_limit_are_refused,
            fbx_ascii_deep_and_oversized_inputs_are_refused,
            collada_counts_that_promise_more_than_the_file_holds_are_refused,
-           collada_nodes_nested_past_the_limit_are_refused_naming_the_node)
+           collada_nodes_nested_past_the_limit_are_refused_naming_the_node,
+           collada_instancing_stays_finite)

@@ -2,7 +2,9 @@
  * one pass over its XML: nesting no deeper than assimp's recursive readers
  * can take, and no count that promises more data than the file holds
  * (assimp 5.2 reserves memory for every `count` it reads before it reads
- * the values: one attribute made it allocate 4-14 GB). */
+ * the values: one attribute made it allocate 4-14 GB), and <instance_node>
+ * used so that assimp's recursive copy stays finite: a node instancing
+ * itself crashed it. */
 #include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -14,9 +16,28 @@
 /* Elements nest a few levels deeper than nodes (COLLADA, library,
  * visual_scene...). */
 #define MAX_ELEMENT_DEPTH (OSSA_IMPORT_MAX_DEPTH + 32)
+/* Nodes an <instance_node> may copy in all (assimp copies the subtree). */
+#define MAX_INSTANCED_NODES (1 << 20)
 /* Offsets of a primitive's inputs: one per input, a handful in practice;
  * assimp sizes its index table by the largest. */
 #define MAX_INPUT_OFFSET 64
+
+/* A <node> as instancing sees it: its id and the subtree below it. */
+typedef struct dae_node {
+    const char *id; /* into the file; id_length bytes */
+    size_t id_length;
+    int depth;      /* levels below its root */
+    int height;     /* levels below it (0: no child node) */
+    int size;       /* nodes in its subtree, itself included (saturates) */
+    bool instances; /* an <instance_node> lies in its subtree */
+} dae_node;
+
+typedef struct dae_instance {
+    const char *target; /* the url after '#'; target_length bytes */
+    size_t target_length;
+    int node;           /* the enclosing node, -1 for none */
+    const char *at;
+} dae_instance;
 
 typedef struct scan {
     ossa_import *im;
@@ -31,6 +52,11 @@ typedef struct scan {
     int primitive_depth;
     char primitive[16];
     uint64_t primitive_count, p_values, vcount_values, p_elements;
+    dae_node *nodes;
+    int node_count, node_capacity;
+    int open[OSSA_IMPORT_MAX_DEPTH + 2]; /* the nodes being read, outermost first */
+    dae_instance *instances;
+    int instance_count, instance_capacity;
 } scan;
 
 static ossa_result fail(scan *s, const char *at, const char *format, const char *detail,
@@ -46,10 +72,10 @@ static ossa_result fail(scan *s, const char *at, const char *format, const char 
                           s->path, line, message);
 }
 
-/* The value of attribute `name` in the tag [tag, tag_end), copied to out
- * (truncated); false when absent. */
-static bool attribute(const char *tag, const char *tag_end, const char *name, char *out,
-                      size_t size)
+/* Where the value of attribute `name` in the tag [tag, tag_end) is; false
+ * when absent. */
+static bool attribute_span(const char *tag, const char *tag_end, const char *name,
+                           const char **value, size_t *length)
 {
     const size_t n = strlen(name);
     for (const char *c = tag; c + n + 2 < tag_end; ++c) {
@@ -75,12 +101,67 @@ static bool attribute(const char *tag, const char *tag_end, const char *name, ch
         const char *close = memchr(v + 1, *v, (size_t)(tag_end - v - 1));
         if (!close)
             return false;
-        const size_t len = (size_t)(close - v - 1) < size - 1 ? (size_t)(close - v - 1) : size - 1;
-        memcpy(out, v + 1, len);
-        out[len] = '\0';
+        *value = v + 1;
+        *length = (size_t)(close - v - 1);
         return true;
     }
     return false;
+}
+
+/* The same copied to out (truncated). */
+static bool attribute(const char *tag, const char *tag_end, const char *name, char *out,
+                      size_t size)
+{
+    const char *value;
+    size_t length;
+    if (!attribute_span(tag, tag_end, name, &value, &length))
+        return false;
+    const size_t n = length < size - 1 ? length : size - 1;
+    memcpy(out, value, n);
+    out[n] = '\0';
+    return true;
+}
+
+static bool grow(void **array, int *capacity, int count, size_t element)
+{
+    if (count < *capacity)
+        return true;
+    const int more = *capacity ? 2 * *capacity : 64;
+    void *grown = realloc(*array, element * (size_t)more);
+    if (!grown)
+        return false;
+    *array = grown;
+    *capacity = more;
+    return true;
+}
+
+/* A <node> opens (it is open[node_depth - 1] once counted). */
+static bool node_open(scan *s, const char *tag, const char *tag_end)
+{
+    if (!grow((void **)&s->nodes, &s->node_capacity, s->node_count, sizeof *s->nodes))
+        return false;
+    dae_node *n = &s->nodes[s->node_count];
+    memset(n, 0, sizeof *n);
+    n->size = 1;
+    n->depth = s->node_depth - 1;
+    if (!attribute_span(tag, tag_end, "id", &n->id, &n->id_length))
+        n->id = NULL;
+    s->open[s->node_depth - 1] = s->node_count++;
+    return true;
+}
+
+/* The node open[node_depth - 1] closes: its parent learns its subtree. */
+static void node_close(scan *s)
+{
+    if (s->node_depth < 2)
+        return;
+    const dae_node *child = &s->nodes[s->open[s->node_depth - 1]];
+    dae_node *parent = &s->nodes[s->open[s->node_depth - 2]];
+    parent->height = child->height + 1 > parent->height ? child->height + 1 : parent->height;
+    parent->size = parent->size + child->size < MAX_INSTANCED_NODES * 2
+                       ? parent->size + child->size
+                       : MAX_INSTANCED_NODES * 2;
+    parent->instances |= child->instances;
 }
 
 /* An unsigned attribute (assimp reads it as unsigned int); *value is 0 when
@@ -267,8 +348,10 @@ static ossa_result run(scan *s)
                 return r;
             if (s->depth > 0)
                 --s->depth;
-            if (name_is(name, length, "node") && s->node_depth > 0)
+            if (name_is(name, length, "node") && s->node_depth > 0) {
+                node_close(s);
                 --s->node_depth;
+            }
             continue;
         }
         if (!empty && ++s->depth > MAX_ELEMENT_DEPTH)
@@ -283,6 +366,30 @@ static ossa_result run(scan *s)
                                "ossa accepts",
                         id, (uint64_t)s->node_depth - 1, OSSA_IMPORT_MAX_DEPTH);
         }
+        if (name_is(name, length, "node") && !empty && !node_open(s, lt, t))
+            return ossa_error_set(s->error, OSSA_ERR_OUT_OF_MEMORY, -1, -1, "%s: out of memory",
+                                  s->path);
+        if (name_is(name, length, "node") && empty && s->node_depth > 0) {
+            dae_node *parent = &s->nodes[s->open[s->node_depth - 1]];
+            parent->height = parent->height > 1 ? parent->height : 1;
+            parent->size += parent->size < MAX_INSTANCED_NODES * 2;
+        }
+        if (name_is(name, length, "instance_node")) {
+            const char *url;
+            size_t url_length;
+            if (attribute_span(lt, t, "url", &url, &url_length) && url_length > 1 &&
+                url[0] == '#') {
+                if (!grow((void **)&s->instances, &s->instance_capacity, s->instance_count,
+                          sizeof *s->instances))
+                    return ossa_error_set(s->error, OSSA_ERR_OUT_OF_MEMORY, -1, -1,
+                                          "%s: out of memory", s->path);
+                const int node = s->node_depth > 0 ? s->open[s->node_depth - 1] : -1;
+                s->instances[s->instance_count++] =
+                    (dae_instance){url + 1, url_length - 1, node, lt};
+                if (node >= 0)
+                    s->nodes[node].instances = true;
+            }
+        }
         const char *next = c;
         if ((r = start_tag(s, lt, name, length, t, empty, &next)))
             return r;
@@ -292,6 +399,78 @@ static ossa_result run(scan *s)
         c = next;
     }
     return OSSA_OK;
+}
+
+static uint64_t hash(const char *text, size_t length)
+{
+    uint64_t h = 1469598103934665603u;
+    for (size_t i = 0; i < length; ++i)
+        h = (h ^ (unsigned char)text[i]) * 1099511628211u;
+    return h;
+}
+
+/* assimp copies an instanced node's subtree in place of the <instance_node>,
+ * recursively: a node instancing itself (or an ancestor) never ends, and
+ * instances of instances multiply. ossa accepts one level: the instanced
+ * subtree holds no <instance_node>; placed, it stays within the depth
+ * limit; and all copies together stay under MAX_INSTANCED_NODES nodes. */
+static ossa_result check_instances(scan *s)
+{
+    if (s->instance_count == 0)
+        return OSSA_OK;
+    size_t size = 1;
+    while (size < 2 * (size_t)s->node_count + 2)
+        size <<= 1;
+    int *table = malloc(sizeof *table * size);
+    if (!table)
+        return ossa_error_set(s->error, OSSA_ERR_OUT_OF_MEMORY, -1, -1, "%s: out of memory",
+                              s->path);
+    for (size_t i = 0; i < size; ++i)
+        table[i] = -1;
+    for (int n = 0; n < s->node_count; ++n) {
+        const dae_node *node = &s->nodes[n];
+        if (!node->id)
+            continue;
+        size_t slot = (size_t)hash(node->id, node->id_length) & (size - 1);
+        while (table[slot] >= 0 && !(s->nodes[table[slot]].id_length == node->id_length &&
+                                     memcmp(s->nodes[table[slot]].id, node->id,
+                                            node->id_length) == 0))
+            slot = (slot + 1) & (size - 1);
+        if (table[slot] < 0)
+            table[slot] = n;
+    }
+    ossa_result r = OSSA_OK;
+    uint64_t copied = 0;
+    for (int k = 0; k < s->instance_count && !r; ++k) {
+        const dae_instance *in = &s->instances[k];
+        size_t slot = (size_t)hash(in->target, in->target_length) & (size - 1);
+        while (table[slot] >= 0 && !(s->nodes[table[slot]].id_length == in->target_length &&
+                                     memcmp(s->nodes[table[slot]].id, in->target,
+                                            in->target_length) == 0))
+            slot = (slot + 1) & (size - 1);
+        if (table[slot] < 0)
+            continue; /* an unresolved url: assimp's own error */
+        const dae_node *target = &s->nodes[table[slot]];
+        char id[64];
+        snprintf(id, sizeof id, "%.*s", (int)(in->target_length < 60 ? in->target_length : 60),
+                 in->target);
+        const int at = in->node >= 0 ? s->nodes[in->node].depth : 0;
+        copied += (uint64_t)target->size;
+        if (target->instances)
+            r = fail(s, in->at, "<instance_node> of node '%s', which instances nodes itself "
+                                "(ossa accepts one level of instancing%.0llu%.0llu)",
+                     id, 0, 0);
+        else if (at + 1 + target->height > OSSA_IMPORT_MAX_DEPTH)
+            r = fail(s, in->at, "<instance_node> of node '%s' reaches %llu levels below its "
+                                "root: deeper than the %llu ossa accepts",
+                     id, (uint64_t)(at + 1 + target->height), OSSA_IMPORT_MAX_DEPTH);
+        else if (copied > MAX_INSTANCED_NODES)
+            r = fail(s, in->at, "<instance_node> of node '%s' brings the copied nodes past "
+                                "%llu%.0llu",
+                     id, MAX_INSTANCED_NODES, 0);
+    }
+    free(table);
+    return r;
 }
 
 ossa_result ossai_dae_preflight(ossa_import *im, const char *path, const unsigned char *data,
@@ -307,5 +486,10 @@ ossa_result ossai_dae_preflight(ossa_import *im, const char *path, const unsigne
     s.text = (const char *)data;
     s.end = s.text + bytes;
     s.primitive_depth = -1;
-    return run(&s);
+    ossa_result r = run(&s);
+    if (r == OSSA_OK)
+        r = check_instances(&s);
+    free(s.nodes);
+    free(s.instances);
+    return r;
 }
