@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "build_output.h"
 #include "build_report.h"
 #include "cli.h"
 #include "commands.h"
@@ -54,45 +55,6 @@ static void help(FILE *to)
             IMPORT_CHILD_DEFAULT_TIMEOUT_S, IMPORT_CHILD_DEFAULT_MEMORY_MIB);
 }
 
-/* The blob to output: a file, or standard output for "-". */
-static ossa_result write_output(const char *output, const ossa_blob_contents *contents,
-                                ossa_error *error)
-{
-    if (strcmp(output, "-") != 0)
-        return ossa_blob_write_file(output, contents, error);
-    void *data = NULL;
-    size_t bytes = 0;
-    ossa_result r = ossa_blob_write_memory(contents, NULL, &data, &bytes, error);
-    if (r == OSSA_OK && (fwrite(data, 1, bytes, stdout) != bytes || fflush(stdout) != 0))
-        r = ossa_error_set(error, OSSA_ERR_IO, -1, -1, "standard output: write failed");
-    ossa_free(NULL, data);
-    return r;
-}
-
-/* The summary goes to stdout, or to stderr when stdout carries the blob:
- * report_begin returns the descriptor to give back to report_end. */
-static int report_begin(const char *output)
-{
-    if (strcmp(output, "-") != 0)
-        return -1;
-    fflush(stdout);
-    const int saved = dup(STDOUT_FILENO);
-    if (saved >= 0 && dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
-        close(saved);
-        return -1;
-    }
-    return saved;
-}
-
-static void report_end(int saved)
-{
-    if (saved < 0)
-        return;
-    fflush(stdout);
-    dup2(saved, STDOUT_FILENO);
-    close(saved);
-}
-
 static int build_default(const char *output, bool quiet)
 {
     ossa_default_character character;
@@ -107,18 +69,18 @@ static int build_default(const char *output, bool quiet)
     const ossa_mesh *meshes[1] = {character.mesh};
     ossa_blob_contents contents = {character.skeleton, clips, OSSA_DEFAULT_CLIP_COUNT, meshes, 1};
     int code = 0;
-    if (write_output(output, &contents, &error) != OSSA_OK) {
+    if (build_output_write(output, &contents, &error) != OSSA_OK) {
         cli_error("build", "%s", error.message);
         code = 1;
     } else if (!quiet) {
-        const int saved = report_begin(output);
+        const int saved = build_output_report_begin(output);
         build_report_written(output, character.skeleton, NULL);
         build_report_clips_header();
         for (int i = 0; i < OSSA_DEFAULT_CLIP_COUNT; ++i)
             build_report_clip(character.clips[i], "default", NULL, NULL);
         build_report_meshes_header();
         build_report_mesh(character.mesh, NULL, NULL);
-        report_end(saved);
+        build_output_report_end(saved);
     }
     ossa_default_character_free(&character, NULL);
     return code;
@@ -387,30 +349,10 @@ static int write_blob(build_job *job)
     ossa_blob_contents contents = {job->skeleton, clips, job->clip_count, meshes,
                                    job->mesh_count};
     ossa_error error;
-    const ossa_result r = write_output(job->output, &contents, &error);
+    const ossa_result r = build_output_write(job->output, &contents, &error);
     free(clips);
     free(meshes);
     if (r) {
-        cli_error("build", "%s", error.message);
-        return 1;
-    }
-    return 0;
-}
-
-/* The output is checked before the imports, which may take long: a path
- * that is not a regular file or cannot be written is refused at once. */
-static int check_output(const char *output)
-{
-    if (strcmp(output, "-") == 0) {
-        if (isatty(STDOUT_FILENO)) {
-            cli_error("build", "-o -: standard output is a terminal; redirect it to a file "
-                               "or a pipe");
-            return 1;
-        }
-        return 0;
-    }
-    ossa_error error;
-    if (ossa_blob_output_check(output, &error) != OSSA_OK) {
         cli_error("build", "%s", error.message);
         return 1;
     }
@@ -502,7 +444,7 @@ int cmd_build(int argc, char **argv)
         goto done;
     }
     code = 1;
-    if (check_output(job.output))
+    if (build_output_check(job.output))
         goto done;
     if (use_default) {
         code = build_default(job.output, job.quiet);
@@ -512,9 +454,9 @@ int cmd_build(int argc, char **argv)
         build_clips(&job) || build_meshes(&job) || write_blob(&job))
         goto done;
     if (!job.quiet) {
-        const int saved = report_begin(job.output);
+        const int saved = build_output_report_begin(job.output);
         summary(&job);
-        report_end(saved);
+        build_output_report_end(saved);
     }
     code = 0;
 done:
