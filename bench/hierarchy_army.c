@@ -24,7 +24,7 @@ static bool sample_army(army *a, const character *ch)
     job.clip_index = clip_index;
     job.clip_index_count = a->characters;
     job.time_s = time_s;
-    job.time_count = a->characters;
+    job.character_count = a->characters;
     job.output = a->local;
     job.output_count = a->characters * a->joints;
     ossa_result r = ossa_sampling_job_run(&job);
@@ -163,20 +163,20 @@ bool hierarchy_army_init(army *a, const character *ch, int characters)
         a->local4[i] = bench_mat4_from_mat34(&m);
     }
     /* The best case first, while the heap is fresh. */
-    if (!build_naive(a, false, &a->naive_seq) || !build_naive(a, true, &a->naive))
+    if (!build_naive(a, false, &a->naive) || !build_naive(a, true, &a->naive_interleaved))
         return false;
     a->job.parents = a->parents;
     a->job.joint_count = a->joints;
     a->job.local = a->local;
     a->job.local_count = (int)count;
-    a->job.instance_count = characters;
+    a->job.character_count = characters;
     a->job.model = a->model;
     a->job.model_count = (int)count;
     a->qvs_job.parents = a->parents;
     a->qvs_job.joint_count = a->joints;
     a->qvs_job.local = a->local;
     a->qvs_job.local_count = (int)count;
-    a->qvs_job.instance_count = characters;
+    a->qvs_job.character_count = characters;
     a->qvs_job.model = a->model_qvs;
     a->qvs_job.model_count = (int)count;
     ossa_result r = ossa_local_to_model_job_validate(&a->job);
@@ -189,8 +189,8 @@ bool hierarchy_army_init(army *a, const character *ch, int characters)
 
 void hierarchy_army_fini(army *a)
 {
+    free_naive(a, a->naive_interleaved);
     free_naive(a, a->naive);
-    free_naive(a, a->naive_seq);
     void *blocks[] = {a->local, a->local4, a->global4, a->model, a->model_qvs};
     for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; ++i)
         cli_free(blocks[i]);
