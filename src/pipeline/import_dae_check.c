@@ -78,7 +78,7 @@ static bool attribute_span(const char *tag, const char *tag_end, const char *nam
                            const char **value, size_t *length)
 {
     const size_t n = strlen(name);
-    for (const char *c = tag; c + n + 2 < tag_end; ++c) {
+    for (const char *c = tag + 1; c + n + 2 < tag_end; ++c) {
         if (*c == '"' || *c == '\'') { /* skip values: a name inside one is not an attribute */
             const char *q = memchr(c + 1, *c, (size_t)(tag_end - c - 1));
             if (!q)

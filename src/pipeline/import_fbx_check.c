@@ -227,8 +227,6 @@ static ossa_result properties(fbx *f, uint64_t at, uint64_t end, uint64_t count,
             if (end - at < 4)
                 return fail(f, at, "a string runs past its record%.0llu%.0llu", 0, 0);
             size = 4 + le(f->d + at, 4);
-            if (type == 'S' && size == 6 && memcmp(f->d + at + 4, "OO", 2) == 0 && p == 0)
-                object_object = true;
             break;
         case 'f': case 'd': case 'l': case 'i': case 'b': case 'c': {
             ossa_result r = array_property(f, at, type, end, &next);
@@ -243,6 +241,8 @@ static ossa_result properties(fbx *f, uint64_t at, uint64_t end, uint64_t count,
         }
         if (size > end - at)
             return fail(f, at, "a property of %llu bytes runs past its record%.0llu", size, 0);
+        if (type == 'S' && p == 0 && size == 6 && memcmp(f->d + at + 4, "OO", 2) == 0)
+            object_object = true;
         if (type == 'L' && id_count < 2 && (model ? p == 0 : connection && p >= 1))
             ids[id_count++] = (int64_t)le(f->d + at, 8);
         at += size;
