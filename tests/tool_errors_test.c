@@ -121,6 +121,8 @@ TEST(bench_option_values_are_checked)
     check_refused(unknown, 2, "unknown benchmark 'nosuch'");
     const char *threads[] = {OSSA_TEST_TOOL, "bench", "hierarchy", "--threads", "0", NULL};
     check_refused(threads, 2, "--threads 0: expected a whole number");
+    const char *cache[] = {OSSA_TEST_TOOL, "bench", "hierarchy", "--cache", "hot", NULL};
+    check_refused(cache, 2, "--cache hot: expected warm or cold");
 }
 
 /* Refused while parsing, before any drawing: no GL needed. */

@@ -5,13 +5,15 @@
 #           prefix;
 #   shared: the same sources configured again with -DBUILD_SHARED_LIBS=ON
 #           (no tests, no benchmarks), built and installed into another.
-# Against each, small programs for the runtime, the crowd and the pipeline
-# are built through find_package(ossa) and through plain
-# `pkg-config --cflags --libs` (no --static), then run; the CMake package
-# links no build-machine path. The shared libraries
-# must export ossa_* symbols only (nm -D), every function the installed
-# headers declare must be exported, and the Python ctypes example must run on
-# libossa.so and agree with `ossa dump`.
+# Against each, the examples (examples/: play.c, crowd_play.c, play.cpp) and
+# a pipeline program are built through find_package(ossa) - examples/ as a
+# project of its own, as a newcomer copies it - and through plain
+# `pkg-config --cflags --libs` (no --static), then run and checked by
+# examples/check_examples.sh against the installed tool's `ossa dump`; the
+# CMake package links no build-machine path. The shared libraries must
+# export ossa_* symbols only (nm -D), every function the installed headers
+# declare must be exported, and examples/play.py (Python ctypes) must run on
+# libossa.so and pass the same checks.
 set -euo pipefail
 build=$1
 here=$2
@@ -25,47 +27,89 @@ fail() {
     exit 1
 }
 
-# consumers PREFIX KIND: the programs built both ways against PREFIX, run.
+# examples_check KIND PREFIX DIR: the examples built in DIR (play,
+# crowd_play, play_cpp) run on the blobs and checked.
+examples_check() {
+    local kind=$1 prefix=$2 dir=$3 check=$source/examples/check_examples.sh
+    if [ ! -x "$prefix/bin/ossa" ]; then
+        echo "$kind: examples in $dir built, SKIPPED running them: no ossa tool installed"
+        return
+    fi
+    [ -f "$work/blobs/hero.ossa" ] || "$check" blobs "$work/blobs" "$prefix/bin/ossa" >/dev/null
+    "$check" check play "$work/blobs" "$prefix/bin/ossa" "$dir/play" "$dir/play" >/dev/null ||
+        fail "$kind: $dir/play"
+    "$check" check crowd "$work/blobs" "$prefix/bin/ossa" "$dir/play" "$dir/crowd_play" \
+        >/dev/null || fail "$kind: $dir/crowd_play"
+    if [ -x "$dir/play_cpp" ]; then
+        "$check" check cpp "$work/blobs" "$prefix/bin/ossa" "$dir/play" "$dir/play_cpp" \
+            >/dev/null || fail "$kind: $dir/play_cpp"
+    fi
+}
+
+# consumers PREFIX KIND: the examples and the pipeline program built both
+# ways against PREFIX, run.
 consumers() {
-    local prefix=$1 kind=$2 out=$work/$2
+    local prefix=$1 kind=$2 out=$work/$2-programs
     local libdir
     libdir=$(dirname "$(find "$prefix" -name 'libossa.*' | head -1)")
+    # Programs and the shared tool find the shared libraries here.
+    export LD_LIBRARY_PATH=$libdir
     # The package names its dependencies; it records no path of this machine.
     local paths
     paths=$(grep -h 'INTERFACE_LINK_LIBRARIES' "$libdir"/cmake/ossa/ossaTargets.cmake | grep '/' ||
         true)
     [ -z "$paths" ] || fail "$kind: the CMake package links by path: $paths"
-    cmake -S "$here" -B "$out/cmake" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
-    cmake --build "$out/cmake" >/dev/null
-    local programs=(consumer crowd_consumer)
-    [ -f "$libdir/pkgconfig/ossa-pipeline.pc" ] && programs+=(pipeline_consumer)
-    for p in "${programs[@]}"; do
-        [ -x "$out/cmake/$p" ] || fail "$kind: find_package(ossa) built no $p"
-        "$out/cmake/$p" >/dev/null || fail "$kind: $p (find_package) exited $?"
+
+    # find_package(ossa): examples/ as its own project, and the pipeline program.
+    cmake -S "$source/examples" -B "$out/examples" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+    cmake --build "$out/examples" >/dev/null
+    local examples=(play crowd_play)
+    command -v c++ >/dev/null && examples+=(play_cpp)
+    for p in "${examples[@]}"; do
+        [ -x "$out/examples/$p" ] || fail "$kind: find_package(ossa) built no examples/$p"
     done
-    echo "$kind: ${programs[*]} built with find_package(ossa) and run"
-    local modules=()
-    for pair in ossa:main.c ossa-crowd:crowd_main.c ossa-pipeline:pipeline_main.c; do
-        local module=${pair%%:*} main=${pair#*:}
+    examples_check "$kind" "$prefix" "$out/examples"
+    local programs=("${examples[@]}")
+    if [ -f "$libdir/pkgconfig/ossa-pipeline.pc" ]; then
+        cmake -S "$here" -B "$out/cmake" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+        cmake --build "$out/cmake" >/dev/null
+        [ -x "$out/cmake/pipeline_consumer" ] || fail "$kind: find_package(ossa) built no pipeline_consumer"
+        "$out/cmake/pipeline_consumer" >/dev/null || fail "$kind: pipeline_consumer (find_package) exited $?"
+        programs+=(pipeline_consumer)
+    fi
+    echo "$kind: ${programs[*]} built with find_package(ossa), run and checked"
+
+    # Plain pkg-config, each source with the module its header says.
+    local modules=() pc=$out/pkg-config
+    mkdir -p "$pc"
+    for entry in ossa:cc:play.c ossa-crowd:cc:crowd_play.c ossa:c++:play.cpp \
+        ossa-pipeline:cc:pipeline_main.c; do
+        local module=${entry%%:*} rest=${entry#*:}
+        local compiler=${rest%%:*} file=${rest#*:}
         [ -f "$libdir/pkgconfig/$module.pc" ] || continue
+        command -v "$compiler" >/dev/null || continue
+        local src=$source/examples/$file name=${file%.*} std=-std=c11
+        [ "$file" = pipeline_main.c ] && src=$here/$file
+        [ "$compiler" = c++ ] && name=play_cpp std=-std=c++17
         local flags
         flags=$(PKG_CONFIG_PATH="$libdir/pkgconfig" pkg-config --cflags --libs "$module")
         # shellcheck disable=SC2086 # flags are a list of options
-        cc -std=c11 "$here/$main" $flags -o "$out/pc_$module" ||
-            fail "$kind: cc $main \$(pkg-config --cflags --libs $module) = $flags"
-        LD_LIBRARY_PATH=$libdir "$out/pc_$module" >/dev/null ||
-            fail "$kind: the $module program (pkg-config) exited $?"
+        "$compiler" $std "$src" $flags -o "$pc/$name" ||
+            fail "$kind: $compiler $std $file \$(pkg-config --cflags --libs $module) = $flags"
         if [ "$kind" = shared ]; then
             # (captured first: grep -q closing the pipe early would fail
             # ldd under pipefail)
             local needed
-            needed=$(ldd "$out/pc_$module")
+            needed=$(ldd "$pc/$name")
             grep -q "libossa.so" <<<"$needed" ||
-                fail "$kind: the $module program does not use libossa.so"
+                fail "$kind: $name (pkg-config) does not use libossa.so"
         fi
-        modules+=("$module: $flags")
+        modules+=("$file: $compiler $std $file \$(pkg-config --cflags --libs $module) = $flags")
     done
-    printf '%s: built with pkg-config --cflags --libs and run:\n' "$kind"
+    [ ! -x "$pc/pipeline_main" ] || "$pc/pipeline_main" >/dev/null ||
+        fail "$kind: pipeline_main (pkg-config) exited $?"
+    examples_check "$kind" "$prefix" "$pc"
+    printf '%s: built with pkg-config, run and checked:\n' "$kind"
     printf '    %s\n' "${modules[@]}"
 }
 
@@ -95,37 +139,22 @@ exports() {
     echo "shared: all $(wc -l <"$declared") functions the installed headers declare are exported"
 }
 
-# python PREFIX: the ctypes example on libossa.so, against `ossa dump`.
+# python PREFIX: examples/play.py on libossa.so, checked as the others.
 python_example() {
     local prefix=$1 libdir
     libdir=$(dirname "$(find "$prefix" -name 'libossa.so' | head -1)")
     if ! command -v python3 >/dev/null; then
-        echo "shared: SKIPPED the ctypes example: no python3 on this machine"
+        echo "shared: SKIPPED examples/play.py: no python3 on this machine"
         return
     fi
     if [ ! -x "$prefix/bin/ossa" ]; then
-        echo "shared: SKIPPED the ctypes example: no ossa tool installed to write a blob"
+        echo "shared: SKIPPED examples/play.py: no ossa tool installed to write a blob"
         return
     fi
-    LD_LIBRARY_PATH=$libdir "$prefix/bin/ossa" build --default -o "$work/hero.ossa" >/dev/null
-    LD_LIBRARY_PATH=$libdir "$prefix/bin/ossa" dump "$work/hero.ossa" --clip walk --time 0.5 \
-        --json >"$work/dump.json"
-    python3 "$here/ossa_ctypes.py" --lib "$libdir/libossa.so" "$work/hero.ossa" walk 0.5 \
-        >"$work/ctypes.txt" || fail "the ctypes example exited $?"
-    python3 - "$work/dump.json" "$work/ctypes.txt" <<'EOF' || fail "ctypes and ossa dump disagree"
-import json, sys
-dump = json.load(open(sys.argv[1]))
-lines = [l.split() for l in open(sys.argv[2]) if l.startswith("  ")]
-assert len(lines) == len(dump["joints"]) > 0, (len(lines), len(dump["joints"]))
-worst = 0.0
-for (name, *xyz), joint in zip(lines, dump["joints"]):
-    assert name == joint["name"], (name, joint["name"])
-    m = joint["model"]
-    worst = max(worst, *(abs(float(a) - b) for a, b in zip(xyz, (m[3], m[7], m[11]))))
-assert worst < 1e-5, worst
-print(f"shared: the ctypes example poses {len(lines)} joints as ossa dump does "
-      f"(largest difference {worst:.1e})")
-EOF
+    LD_LIBRARY_PATH=$libdir "$source/examples/check_examples.sh" check python "$work/blobs" \
+        "$prefix/bin/ossa" "$work/shared-programs/examples/play" \
+        python3 "$source/examples/play.py" --lib "$libdir/libossa.so" | sed 's/^/shared: /' ||
+        fail "examples/play.py on $libdir/libossa.so"
 }
 
 cmake --install "$build" --prefix "$work/static" >/dev/null
