@@ -11,6 +11,7 @@ static const ossa_bench_entry entries[] = {
     {"locality", bench_locality_main,
      "seed 003: pointers vs arrays, packed particles, hot/cold"},
     {"frame", bench_frame_main, "a full crowd frame per stage, lanes vs reference; scaling sweep"},
+    {"ik", bench_ik_main, "two-bone legs + a look-at chain for 1000 characters, lanes vs reference"},
     {NULL, NULL, NULL},
 };
 

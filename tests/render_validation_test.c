@@ -61,6 +61,22 @@ TEST(renderer_rejects_bad_frames)
     bad = good;
     bad.skinning = OSSA_RENDER_SKINNING_COUNT;
     CHECK_RESULT(ossa_renderer_draw(f.renderer, &bad, NULL, NULL), OSSA_ERR_BAD_ARGUMENT);
+    /* a relief: at least 2 x 2 samples, a finite origin, a cell size > 0 */
+    const float heights[6] = {0, 0.1f, 0.2f, 0.1f, 0, -0.1f};
+    bad = good;
+    bad.ground_heights = heights;
+    bad.ground_columns = 3;
+    bad.ground_rows = 1;
+    bad.ground_cell = 0.5f;
+    CHECK_RESULT(ossa_renderer_draw(f.renderer, &bad, NULL, NULL), OSSA_ERR_BAD_ARGUMENT);
+    bad.ground_rows = 2;
+    bad.ground_cell = 0.0f;
+    CHECK_RESULT(ossa_renderer_draw(f.renderer, &bad, NULL, NULL), OSSA_ERR_BAD_VALUE);
+    bad.ground_cell = 0.5f;
+    bad.ground_origin_x = NAN;
+    CHECK_RESULT(ossa_renderer_draw(f.renderer, &bad, NULL, NULL), OSSA_ERR_BAD_VALUE);
+    bad.ground_origin_x = -1.0f;
+    CHECK_RESULT(ossa_renderer_draw(f.renderer, &bad, NULL, NULL), OSSA_OK);
     ossa_render_timings t;
     CHECK_RESULT(ossa_renderer_draw(f.renderer, &good, &t, NULL), OSSA_OK);
     CHECK_INT(t.upload_bytes, 2 * stream_bytes);

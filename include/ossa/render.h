@@ -12,7 +12,7 @@
  *   frame only the palettes do (a texture buffer, three RGBA32F texels per
  *   skin joint, so any joint count fits), and the vertex shader blends them.
  * Shading is simple: a key light, sky and ground ambient, a tint per
- * character, a ground plane at y = 0.
+ * character, a ground plane at y = 0 or a height field.
  *
  * The renderer draws into whatever framebuffer is bound in the OpenGL 3.3
  * core context current on the calling thread: a window's, or a headless
@@ -121,6 +121,13 @@ typedef struct ossa_render_frame {
      * the skinned vertices' bounds when the streams are already in world
      * space and the placements are identities. */
     ossa_float3 ground_min, ground_max;
+    /* Relief, optional: the ground as a height field - heights[r * columns
+     * + c] is the height at x = origin_x + c * cell, z = origin_z + r *
+     * cell (the layout of ossa_crowd_ground) - drawn shaded over the box
+     * it covers; NULL: the plane y = 0. At least 2 x 2 samples. */
+    const float *ground_heights;
+    int ground_columns, ground_rows;
+    float ground_origin_x, ground_origin_z, ground_cell;
 } ossa_render_frame;
 
 /* Where a frame's time went, measured by the renderer. */

@@ -98,7 +98,7 @@ static ossa_result check_desc(const ossa_crowd_desc *d)
             if (skin[k] >= joints)
                 return OSSA_ERR_BAD_INDEX;
     }
-    return OSSA_OK;
+    return ossai_crowd_ik_resolve(d, NULL);
 }
 
 /* 0 means capacity, when there is a skin. */
@@ -231,6 +231,7 @@ ossa_result ossa_crowd_init(ossa_crowd **out, void *memory, size_t bytes,
         c->generation[i] = 1;
         c->slot_of[i] = -1;
     }
+    ossai_crowd_ik_resolve(desc, &c->ik);
     c->skin_joint_count = skin_joint_count(desc);
     c->skinned_capacity = skinned_capacity(desc);
     c->mesh = desc->mesh;

@@ -43,6 +43,17 @@ static ossa_result check_frame(const ossa_renderer *r, const ossa_render_frame *
         return ossa_error_set(error, OSSA_ERR_BAD_VALUE, -1, -1,
                               "render frame: camera needs eye != target, fov in (0, pi) and "
                               "0 < z_near < z_far, all finite");
+    if (f->ground_heights &&
+        (f->ground_columns < 2 || f->ground_rows < 2 || f->ground_columns > 16384 ||
+         f->ground_rows > 16384))
+        return ossa_error_set(error, OSSA_ERR_BAD_ARGUMENT, -1, -1,
+                              "render frame: a relief of %d x %d samples (2..16384 each)",
+                              f->ground_columns, f->ground_rows);
+    if (f->ground_heights && (!(f->ground_cell > 0) || !isfinite(f->ground_cell) ||
+                              !isfinite(f->ground_origin_x) || !isfinite(f->ground_origin_z)))
+        return ossa_error_set(error, OSSA_ERR_BAD_VALUE, -1, -1,
+                              "render frame: the relief needs a finite origin and a cell size "
+                              "> 0");
     if (f->character_count == 0)
         return OSSA_OK;
     if (f->skinning == OSSA_RENDER_SKINNING_CPU && f->streams_mapped) {
@@ -87,6 +98,10 @@ static void collect_query(ossa_renderer *r, int k, bool wait)
     r->query_pending[k] = false;
 }
 
+/* Drawn cells per side of a height field at most: a denser one is drawn
+ * every step-th sample. */
+#define RELIEF_MAX_CELLS 256
+
 static void draw_ground(const ossa_renderer *r, const ossa_render_frame *f, const float *vp)
 {
     ossa_float3 lo = f->ground_min, hi = f->ground_max;
@@ -101,10 +116,32 @@ static void draw_ground(const ossa_renderer *r, const ossa_render_frame *f, cons
     glUniform4f(p->ground, cx, cz, 2.5f * half + 3.0f * r->mesh_radius, r->ground_cell);
     glUniform3fv(p->background, 1, background);
     glBindVertexArray(r->vao_ground);
-    /* Pushed back a little: soles resting at y = 0 stay in front. */
+    /* Pushed back a little: soles resting on the ground stay in front. */
     glEnable(GL_POLYGON_OFFSET_FILL);
     glPolygonOffset(1.0f, 1.0f);
-    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    if (f->ground_heights) {
+        const int cols = f->ground_columns, rows = f->ground_rows;
+        const int big = cols > rows ? cols : rows;
+        const int step = (big - 1 + RELIEF_MAX_CELLS - 1) / RELIEF_MAX_CELLS;
+        const int drawn_cols = (cols - 1 + step - 1) / step + 1;
+        const int drawn_rows = (rows - 1 + step - 1) / step + 1;
+        glActiveTexture(GL_TEXTURE1);
+        glBindTexture(GL_TEXTURE_2D, r->relief_texture);
+        glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, cols, rows, 0, GL_RED, GL_FLOAT,
+                     f->ground_heights);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+        glUniform1i(p->heights, 1);
+        glUniform4f(p->relief, f->ground_origin_x, f->ground_origin_z, f->ground_cell,
+                    (float)step);
+        glUniform2i(p->relief_size, drawn_cols, drawn_rows);
+        glDrawArrays(GL_TRIANGLES, 0, 6 * (drawn_cols - 1) * (drawn_rows - 1));
+        glActiveTexture(GL_TEXTURE0);
+    } else {
+        glUniform4f(p->relief, 0.0f, 0.0f, 0.0f, 0.0f);
+        glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    }
     glDisable(GL_POLYGON_OFFSET_FILL);
 }
 

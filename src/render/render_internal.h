@@ -29,6 +29,7 @@ enum {
 typedef struct ossai_program {
     GLuint id;
     GLint view_proj, model, tint, eye, palette, palette_base, ground, background;
+    GLint relief, relief_size, heights; /* the ground program's height field */
 } ossai_program;
 
 /* The renderer (renderer.c creates it, render_draw.c draws with it). */
@@ -45,6 +46,7 @@ struct ossa_renderer {
      * characters (0: not mapped) */
     int mapped_count;
     GLuint palette_buffer, palette_texture;
+    GLuint relief_texture; /* the ground's heights (GL_R32F), when a frame has them */
     int palette_batch; /* characters whose palettes fit the texture buffer at once */
     float ground_cell; /* ground tile size in model units */
     float mesh_radius;

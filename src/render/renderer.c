@@ -30,6 +30,9 @@ static ossai_program make_program(ossai_program_kind kind, ossa_error *error)
     p.palette_base = glGetUniformLocation(p.id, "u_palette_base");
     p.ground = glGetUniformLocation(p.id, "u_ground");
     p.background = glGetUniformLocation(p.id, "u_background");
+    p.relief = glGetUniformLocation(p.id, "u_relief");
+    p.relief_size = glGetUniformLocation(p.id, "u_relief_size");
+    p.heights = glGetUniformLocation(p.id, "u_heights");
     return p;
 }
 
@@ -210,6 +213,7 @@ ossa_result ossa_renderer_create(const ossa_renderer_desc *desc, ossa_renderer *
     for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; ++i)
         glGenBuffers(1, buffers[i]);
     glGenTextures(1, &r->palette_texture);
+    glGenTextures(1, &r->relief_texture);
     glGenQueries(4, &r->queries[0][0]);
     if (!upload_indices(r, mesh))
         return create_fail(r, error, OSSA_ERR_OUT_OF_MEMORY, "out of memory");
@@ -251,6 +255,7 @@ void ossa_renderer_destroy(ossa_renderer *r)
                                r->influences, r->dynamic_stream, r->palette_buffer};
     glDeleteBuffers(6, buffers);
     glDeleteTextures(1, &r->palette_texture);
+    glDeleteTextures(1, &r->relief_texture);
     glDeleteQueries(4, &r->queries[0][0]);
     free(r);
 }

@@ -29,7 +29,7 @@ static void skinned_bounds(const ossa_mesh *mesh, const unsigned char *streams, 
             lo.x = fminf(lo.x, w.x), lo.y = fminf(lo.y, w.y), lo.z = fminf(lo.z, w.z);
             hi.x = fmaxf(hi.x, w.x), hi.y = fmaxf(hi.y, w.y), hi.z = fmaxf(hi.z, w.z);
         }
-    lo.y = fminf(lo.y, 0.0f); /* the ground stays in the picture */
+    lo.y = fminf(lo.y, 0.0f); /* the ground (around y = 0) stays in the picture */
     *min = lo;
     *max = hi;
 }
@@ -79,6 +79,12 @@ static bool draw_and_write(const crowd_picture *p, const void *streams, size_t s
     frame.placements = placements;
     frame.ground_min = lo;
     frame.ground_max = hi;
+    frame.ground_heights = p->ground_heights;
+    frame.ground_columns = p->ground_columns;
+    frame.ground_rows = p->ground_rows;
+    frame.ground_origin_x = p->ground_origin_x;
+    frame.ground_origin_z = p->ground_origin_z;
+    frame.ground_cell = p->ground_cell;
     frame.camera = ossa_render_camera_frame(lo, hi, (float)width / (float)height, 0.52f, 0.44f, 0);
     frame.width = width;
     frame.height = height;

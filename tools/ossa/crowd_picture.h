@@ -23,6 +23,11 @@ typedef struct crowd_picture {
      * (poses in model space); pass identities for poses already in world
      * space (ossa_crowd_pose). */
     const ossa_mat34 *placements;
+    /* Optional relief: the ground as a height field (ossa/crowd.h layout);
+     * NULL: the plane y = 0. */
+    const float *ground_heights;
+    int ground_columns, ground_rows;
+    float ground_origin_x, ground_origin_z, ground_cell;
     int width, height;     /* 0, 0 means 960 x 540 */
     const char *path;      /* the PNG to write; required */
 } crowd_picture;

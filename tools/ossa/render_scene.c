@@ -71,6 +71,7 @@ static void free_crowd(render_scene *s)
     s->model = s->palettes = s->placements = NULL;
     s->streams = NULL;
     s->characters = 0;
+    scene_ik_fini(&s->ik);
 }
 
 void render_scene_close(render_scene *s)
@@ -265,6 +266,11 @@ bool render_scene_populate(render_scene *s, int characters, int clip, render_pos
     }
     s->spacing = render_scene_layout(s->pose_min, s->pose_max, characters, s->placements,
                                      &s->bounds_min, &s->bounds_max);
+    const float height = s->pose_max.y - s->pose_min.y;
+    scene_ik_init(&s->ik, s->skeleton, s->bounds_min, s->bounds_max, height);
+    scene_ik_place(&s->ik, s->placements, characters);
+    if (s->ik.on) /* the hills go about 0.1 x the height up and down */
+        s->bounds_min.y -= 0.12f * height, s->bounds_max.y += 0.12f * height;
     return true;
 }
 
@@ -310,6 +316,8 @@ ossa_result render_scene_pose(render_scene *s, float time_s)
     palette.palette_count = n * s->skin_joints;
     ossa_result r;
     if ((r = ossa_sampling_job_run(&sample)) || (r = ossa_local_to_model_job_run(&l2m)) ||
+        (r = scene_ik_apply(&s->ik, s->skeleton, s->local, s->model, s->placements, n,
+                            time_s)) ||
         (r = ossa_palette_job_run(&palette)))
         return r;
     return OSSA_OK;
@@ -354,6 +362,15 @@ ossa_render_frame render_scene_frame(const render_scene *s, ossa_render_skinning
     f.skinned_stream_stride = s->stream_bytes;
     f.palettes = s->palettes;
     f.placements = s->placements;
+    if (s->ik.on) {
+        const ossa_crowd_ground *g = &s->ik.relief.ground;
+        f.ground_heights = g->heights;
+        f.ground_columns = g->columns;
+        f.ground_rows = g->rows;
+        f.ground_origin_x = g->origin_x;
+        f.ground_origin_z = g->origin_z;
+        f.ground_cell = g->cell_size;
+    }
     f.camera = *camera;
     f.ground_min = s->bounds_min; /* the ground under what is framed */
     f.ground_max = s->bounds_max;

@@ -1,8 +1,9 @@
 /* render_scene.h - what `ossa render`, `ossa view` and the demo's picture
  * draw: a crowd of one character (the embedded default, or a .ossa file's
  * skeleton, clips and first mesh) on a grid, each character playing a clip
- * from its own phase. Poses come from the runtime's jobs (sample ->
- * local->model -> palette) and skinning from ossa_skinning_job. */
+ * from its own phase, on hills. Poses come from the runtime's jobs (sample ->
+ * local->model -> IK (scene_ik.h) -> palette) and skinning from
+ * ossa_skinning_job. */
 #ifndef OSSA_RENDER_SCENE_H
 #define OSSA_RENDER_SCENE_H
 
@@ -12,6 +13,7 @@
 #include "ossa/ossa.h"
 #include "ossa/pipeline.h"
 #include "ossa/render.h"
+#include "scene_ik.h"
 
 /* scene.clip when every character plays a clip of its own (i % clip_count). */
 #define RENDER_SCENE_MIXED (-1)
@@ -49,6 +51,7 @@ typedef struct render_scene {
      * and the crowd's, placed on the grid: what the camera frames. */
     ossa_float3 pose_min, pose_max;
     ossa_float3 bounds_min, bounds_max;
+    scene_ik ik; /* hills, planted feet, heads that look */
     /* ownership */
     ossa_default_character character;
     bool has_character;
