@@ -27,12 +27,17 @@ static void help(FILE *to)
             "others only add clips, whose tracks match its joints by name (their meshes\n"
             "are ignored, with a note), e.g.\n"
             "  ossa build arnaud.fbx walk.fbx jog.fbx run.fbx -o arnaud.ossa\n"
+            "An input given with --mesh adds its skinned meshes too, bound to the first\n"
+            "input's joints by name (a character exported apart from its rig), e.g.\n"
+            "  ossa build --all-nodes skeleton.fbx --mesh arnaud.fbx walk.fbx -o a.ossa\n"
             "Joints present on one side only are reported.\n"
             "  -o, --output F   the file to write (required): a new file or a regular\n"
             "                   file to replace (checked before importing); - writes\n"
             "                   the blob to standard output (the summary to stderr)\n"
             "  --rate HZ        keys per second of the clips (default: the source's own\n"
             "                   key rate when its keys fall on one, else 30)\n"
+            "  --mesh FILE      an input whose meshes are built too, not only its clips;\n"
+            "                   every bone of its skins must be a joint of the first input\n"
             "  --clip NAME      build only this clip (repeat for several; default all)\n"
             "  --scale S        multiply every length by S (e.g. 0.01: centimetres to\n"
             "                   metres); units are recorded and shown by ossa info\n"
@@ -50,8 +55,9 @@ static void help(FILE *to)
             "                   run; a ~5k-triangle skinned body) instead of input files\n"
             "  -q, --quiet      no progress and no summary\n"
             "  -h, --help       this text\n"
-            "Every skinned mesh of the first input is built (influences reduced to the 4\n"
-            "heaviest, vertices grouped by influence count) and written with the clips.\n",
+            "Every skinned mesh of the first input and of --mesh inputs is built\n"
+            "(influences reduced to the 4 heaviest, vertices grouped by influence count)\n"
+            "and written with the clips.\n",
             IMPORT_CHILD_DEFAULT_TIMEOUT_S, IMPORT_CHILD_DEFAULT_MEMORY_MIB);
 }
 
@@ -91,6 +97,7 @@ typedef struct build_job {
     int input_count;
     const char **clip_names;
     int clip_name_count;
+    bool *mesh_inputs; /* per input: given with --mesh (its meshes are built) */
     const char *output; /* "-": standard output */
     ossa_import_options import;
     import_limits limits;
@@ -119,6 +126,7 @@ static void build_job_fini(build_job *job)
     free(job->clips);
     free(job->inputs);
     free(job->clip_names);
+    free(job->mesh_inputs);
 }
 
 static int import_all(build_job *job)
@@ -133,9 +141,9 @@ static int import_all(build_job *job)
         cli_progress_begin(&progress, "importing", job->input_count);
     for (int i = 0; i < job->input_count; ++i) {
         ossa_error error;
-        /* The inputs after the first only add clips. */
+        /* The inputs after the first only add clips, unless given with --mesh. */
         ossa_import_options options = job->import;
-        options.no_meshes = i > 0;
+        options.no_meshes = i > 0 && !job->mesh_inputs[i];
         /* A progress line is open on a terminal once a step was drawn. */
         const bool line_open = !job->quiet && progress.tty && i > 0;
         if (!import_child_check(job->inputs[i], &options, &job->limits)) {
@@ -376,7 +384,8 @@ static void summary(const build_job *job)
     build_report_warnings(job->imports, job->input_count);
     for (int i = 1; i < job->input_count; ++i)
         if (job->imports[i].skipped_meshes > 0)
-            printf("note: %s: %d mesh%s ignored (the inputs after the first only add clips)\n",
+            printf("note: %s: %d mesh%s ignored (the inputs after the first only add clips; "
+                   "--mesh FILE keeps them)\n",
                    job->imports[i].path, job->imports[i].skipped_meshes,
                    job->imports[i].skipped_meshes == 1 ? "" : "es");
 }
@@ -387,7 +396,8 @@ int cmd_build(int argc, char **argv)
     memset(&job, 0, sizeof job);
     job.inputs = calloc((size_t)argc, sizeof *job.inputs);
     job.clip_names = calloc((size_t)argc, sizeof *job.clip_names);
-    if (!job.inputs || !job.clip_names) {
+    job.mesh_inputs = calloc((size_t)argc, sizeof *job.mesh_inputs);
+    if (!job.inputs || !job.clip_names || !job.mesh_inputs) {
         build_job_fini(&job);
         cli_error("build", "out of memory");
         return 1;
@@ -411,6 +421,10 @@ int cmd_build(int argc, char **argv)
         } else if (cli_is(a, "--scale", NULL)) {
             if (!cli_float_arg(argc, argv, &i, 1e-9f, 1e9f, &job.import.scale))
                 goto done;
+        } else if (cli_is(a, "--mesh", NULL)) {
+            if (!cli_string_arg(argc, argv, &i, &job.inputs[job.input_count]))
+                goto done;
+            job.mesh_inputs[job.input_count++] = true;
         } else if (cli_is(a, "--clip", NULL)) {
             if (!cli_string_arg(argc, argv, &i, &job.clip_names[job.clip_name_count++]))
                 goto done;
