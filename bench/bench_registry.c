@@ -13,6 +13,7 @@ static const ossa_bench_entry entries[] = {
     {"frame", bench_frame_main, "a full crowd frame per stage, lanes vs reference; scaling sweep"},
     {"locomotion", bench_locomotion_main,
      "root motion, events and transitions: what they add to the crowd frame"},
+    {"ik", bench_ik_main, "two-bone legs + a look-at chain for 1000 characters, lanes vs reference"},
     {NULL, NULL, NULL},
 };
 

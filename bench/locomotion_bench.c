@@ -118,7 +118,9 @@ static int crowd_make(loco *b, loco_crowd *lc, bool locomotion)
         if (ossa_crowd_spawn(lc->crowd, &ch, &lc->entity[i]) != OSSA_OK)
             return 0;
     }
-    return crowd_runner_init(&lc->runner, lc->crowd, b->skinned ? c->mesh : NULL, b->skinned, 1);
+    /* the crowd frame's default vertices (bench frame's): packed */
+    return crowd_runner_init(&lc->runner, lc->crowd, b->skinned ? c->mesh : NULL, b->skinned,
+                             OSSA_SKIN_FORMAT_PACKED, 1);
 }
 
 static void crowd_free(loco_crowd *lc)

@@ -1,18 +1,19 @@
 /* cmd_build.c - `ossa build`: source files (or the default character) -> a
- * .ossa blob. The first input gives the skeleton; every input may bring
- * clips (matched to the skeleton's joints by name) and meshes (whose bones
- * must be joints of that skeleton). Everything is built before the blob is
+ * .ossa blob. The first input gives the skeleton and the meshes (whose bones
+ * must be joints of that skeleton); every input may bring clips (matched to
+ * the skeleton's joints by name). Everything is built before the blob is
  * written, so a failure leaves no file. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "build_output.h"
 #include "build_report.h"
 #include "cli.h"
 #include "commands.h"
+#include "import_child.h"
 #include "ossa/pipeline.h"
 #include "tracks_report.h"
 
@@ -23,20 +24,34 @@ static void help(FILE *to)
             "       ossa build --default -o OUT.ossa\n"
             "\n"
             "Imports glTF 2.0, FBX, Collada (anything assimp reads) and writes a .ossa\n"
-            "blob atomically. The first input gives the skeleton (and its meshes); the\n"
-            "others add clips whose tracks match its joints by name, e.g.\n"
+            "blob atomically. The first input gives the skeleton and the meshes; the\n"
+            "others only add clips, whose tracks match its joints by name (their meshes\n"
+            "are ignored, with a note), e.g.\n"
             "  ossa build arnaud.fbx walk.fbx jog.fbx run.fbx -o arnaud.ossa\n"
+            "An input given with --mesh adds its skinned meshes too, bound to the first\n"
+            "input's joints by name (a character exported apart from its rig), e.g.\n"
+            "  ossa build --all-nodes skeleton.fbx --mesh arnaud.fbx walk.fbx -o a.ossa\n"
             "Joints present on one side only are reported.\n"
-            "  -o, --output F   the file to write (required)\n"
+            "  -o, --output F   the file to write (required): a new file or a regular\n"
+            "                   file to replace (checked before importing); - writes\n"
+            "                   the blob to standard output (the summary to stderr)\n"
             "  --rate HZ        keys per second of the clips (default: the source's own\n"
             "                   key rate when its keys fall on one, else 30)\n"
+            "  --mesh FILE      an input whose meshes are built too, not only its clips;\n"
+            "                   every bone of its skins must be a joint of the first input\n"
             "  --clip NAME      build only this clip (repeat for several; default all)\n"
             "  --scale S        multiply every length by S (e.g. 0.01: centimetres to\n"
             "                   metres); units are recorded and shown by ossa info\n"
             "  --bfs            number joints breadth-first (default depth-first)\n"
             "  --no-tangents    leave tangents out of meshes\n"
             "  --all-nodes      also make every plain node below a joint a joint (end-of-\n"
-            "                   chain 'Nub' nodes, sockets), as ozz-animation does\n"
+            "                   chain 'Nub' nodes, sockets), as ozz-animation does, and\n"
+            "                   animated cameras, lights and nulls\n"
+            "  --import-timeout S   seconds one input's import may take (default %g)\n"
+            "  --import-memory MIB  memory one input's import may use, in MiB (default\n"
+            "                   %g); each input is first imported in a child process\n"
+            "                   under both limits, so a file that crashes, hangs or\n"
+            "                   floods the importer stops the build with a message\n"
             "  --root-motion J  extract root motion from joint J (default: the skeleton's\n"
             "                   root, or the hips when the root does not move): its travel\n"
             "                   on the ground and turn about +y become the clip's motion\n"
@@ -50,8 +65,10 @@ static void help(FILE *to)
             "                   run; a ~5k-triangle skinned body) instead of input files\n"
             "  -q, --quiet      no progress and no summary\n"
             "  -h, --help       this text\n"
-            "Every skinned mesh of every input is built (influences reduced to the 4\n"
-            "heaviest, vertices grouped by influence count) and written with the clips.\n");
+            "Every skinned mesh of the first input and of --mesh inputs is built\n"
+            "(influences reduced to the 4 heaviest, vertices grouped by influence count)\n"
+            "and written with the clips.\n",
+            IMPORT_CHILD_DEFAULT_TIMEOUT_S, IMPORT_CHILD_DEFAULT_MEMORY_MIB);
 }
 
 static int build_default(const char *output, bool quiet)
@@ -68,19 +85,20 @@ static int build_default(const char *output, bool quiet)
     const ossa_mesh *meshes[1] = {character.mesh};
     ossa_blob_contents contents = {character.skeleton, clips, OSSA_DEFAULT_CLIP_COUNT, meshes, 1};
     int code = 0;
-    if (ossa_blob_write_file(output, &contents, &error) != OSSA_OK) {
+    if (build_output_write(output, &contents, &error) != OSSA_OK) {
         cli_error("build", "%s", error.message);
         code = 1;
     } else if (!quiet) {
+        const int saved = build_output_report_begin(output);
         build_report_written(output, character.skeleton, NULL);
         build_report_clips_header();
-        for (int i = 0; i < OSSA_DEFAULT_CLIP_COUNT; ++i)
-        {
+        for (int i = 0; i < OSSA_DEFAULT_CLIP_COUNT; ++i) {
             build_report_clip(character.clips[i], "default", NULL, NULL);
             tracks_report(character.clips[i], character.skeleton, 1.0f);
         }
         build_report_meshes_header();
         build_report_mesh(character.mesh, NULL, NULL);
+        build_output_report_end(saved);
     }
     ossa_default_character_free(&character, NULL);
     return code;
@@ -91,9 +109,11 @@ typedef struct build_job {
     int input_count;
     const char **clip_names;
     int clip_name_count;
+    bool *mesh_inputs; /* per input: given with --mesh (its meshes are built) */
     const char **track_nodes; /* --track names (count in import.track_node_count) */
-    const char *output;
+    const char *output; /* "-": standard output */
     ossa_import_options import;
+    import_limits limits;
     ossa_clip_build_options clip;
     bool bfs, quiet;
     /* Results, freed by build_job_fini. */
@@ -119,40 +139,8 @@ static void build_job_fini(build_job *job)
     free(job->clips);
     free(job->inputs);
     free(job->clip_names);
+    free(job->mesh_inputs);
     free(job->track_nodes);
-}
-
-/* assimp is not hardened against malformed files (the import fuzzer crashes
- * it within seconds), so each file is first imported in a child process:
- * a crash there becomes an error message instead of taking ossa down.
- * Importing is deterministic, so a file the child read is safe to read. */
-static bool import_survives(const char *path, const ossa_import_options *options)
-{
-    fflush(stdout);
-    fflush(stderr);
-    const pid_t pid = fork();
-    if (pid < 0)
-        return true; /* cannot isolate: import directly */
-    if (pid == 0) {
-        ossa_import im;
-        ossa_error error;
-        if (ossa_import_file(path, options, &im, &error) == OSSA_OK)
-            ossa_import_free(&im);
-        _exit(0);
-    }
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0)
-        ;
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-        return true;
-    if (WIFSIGNALED(status))
-        cli_error("build", "%s: the importer (assimp) crashed reading it (signal %d): the file "
-                           "is malformed or uses something assimp cannot read",
-                  path, WTERMSIG(status));
-    else
-        cli_error("build", "%s: the importer (assimp) failed reading it (exit %d)", path,
-                  WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-    return false;
 }
 
 static int import_all(build_job *job)
@@ -162,15 +150,23 @@ static int import_all(build_job *job)
         cli_error("build", "out of memory");
         return 1;
     }
-    cli_progress progress;
+    cli_progress progress = {0};
     if (!job->quiet)
         cli_progress_begin(&progress, "importing", job->input_count);
     for (int i = 0; i < job->input_count; ++i) {
         ossa_error error;
-        if (!import_survives(job->inputs[i], &job->import))
+        /* The inputs after the first only add clips, unless given with --mesh. */
+        ossa_import_options options = job->import;
+        options.no_meshes = i > 0 && !job->mesh_inputs[i];
+        /* A progress line is open on a terminal once a step was drawn. */
+        const bool line_open = !job->quiet && progress.tty && i > 0;
+        if (!import_child_check(job->inputs[i], &options, &job->limits)) {
+            if (line_open)
+                fputc('\n', stderr);
             return 1;
-        if (ossa_import_file(job->inputs[i], &job->import, &job->imports[i], &error)) {
-            if (!job->quiet)
+        }
+        if (ossa_import_file(job->inputs[i], &options, &job->imports[i], &error)) {
+            if (line_open)
                 fputc('\n', stderr);
             cli_error("build", "%s", error.message);
             return 1;
@@ -283,32 +279,9 @@ static bool has_keys(const ossa_raw_clip *raw)
     return false;
 }
 
-/* Every --track name gave a float track to some clip. */
-static int check_track_nodes(const build_job *job)
-{
-    for (int n = 0; n < job->import.track_node_count; ++n) {
-        const char *name = job->track_nodes[n];
-        const size_t len = strlen(name);
-        bool found = false;
-        for (int i = 0; i < job->input_count && !found; ++i) {
-            const ossa_import *im = &job->imports[i];
-            for (int c = 0; c < im->clip_count && !found && im->clip_float_tracks; ++c)
-                for (int t = 0; t < im->clip_float_tracks[c].count && !found; ++t) {
-                    const char *track = im->clip_float_tracks[c].tracks[t].name;
-                    found = strncmp(track, name, len) == 0 && track[len] == '.';
-                }
-        }
-        if (!found) {
-            cli_error("build", "--track '%s': no input animates a node of that name", name);
-            return 1;
-        }
-    }
-    return 0;
-}
-
 static int build_clips(build_job *job)
 {
-    cli_progress progress;
+    cli_progress progress = {0};
     if (!job->quiet && job->clip_count)
         cli_progress_begin(&progress, "building clips", job->clip_count);
     for (int i = 0; i < job->clip_count; ++i) {
@@ -360,7 +333,7 @@ static int build_meshes(build_job *job)
         cli_error("build", "out of memory");
         return 1;
     }
-    cli_progress progress;
+    cli_progress progress = {0};
     if (!job->quiet && total)
         cli_progress_begin(&progress, "building meshes", total);
     ossa_mesh_build_options options = {0};
@@ -373,7 +346,7 @@ static int build_meshes(build_job *job)
             ossa_error error;
             if (ossa_mesh_build(bm->raw, job->skeleton, &options, &bm->mesh, &bm->report,
                                 &error)) {
-                if (!job->quiet)
+                if (!job->quiet && progress.tty && job->mesh_count > 0)
                     fputc('\n', stderr);
                 cli_error("build", "%s: %s", bm->source->path, error.message);
                 return 1;
@@ -404,7 +377,7 @@ static int write_blob(build_job *job)
     ossa_blob_contents contents = {job->skeleton, clips, job->clip_count, meshes,
                                    job->mesh_count};
     ossa_error error;
-    ossa_result r = ossa_blob_write_file(job->output, &contents, &error);
+    const ossa_result r = build_output_write(job->output, &contents, &error);
     free(clips);
     free(meshes);
     if (r) {
@@ -430,6 +403,12 @@ static void summary(const build_job *job)
         build_report_mesh(job->meshes[i].mesh, job->meshes[i].source->path,
                           &job->meshes[i].report);
     build_report_warnings(job->imports, job->input_count);
+    for (int i = 1; i < job->input_count; ++i)
+        if (job->imports[i].skipped_meshes > 0)
+            printf("note: %s: %d mesh%s ignored (the inputs after the first only add clips; "
+                   "--mesh FILE keeps them)\n",
+                   job->imports[i].path, job->imports[i].skipped_meshes,
+                   job->imports[i].skipped_meshes == 1 ? "" : "es");
 }
 
 int cmd_build(int argc, char **argv)
@@ -438,9 +417,10 @@ int cmd_build(int argc, char **argv)
     memset(&job, 0, sizeof job);
     job.inputs = calloc((size_t)argc, sizeof *job.inputs);
     job.clip_names = calloc((size_t)argc, sizeof *job.clip_names);
+    job.mesh_inputs = calloc((size_t)argc, sizeof *job.mesh_inputs);
     job.track_nodes = calloc((size_t)argc, sizeof *job.track_nodes);
     job.import.track_nodes = job.track_nodes;
-    if (!job.inputs || !job.clip_names || !job.track_nodes) {
+    if (!job.inputs || !job.clip_names || !job.mesh_inputs || !job.track_nodes) {
         build_job_fini(&job);
         cli_error("build", "out of memory");
         return 1;
@@ -464,6 +444,10 @@ int cmd_build(int argc, char **argv)
         } else if (cli_is(a, "--scale", NULL)) {
             if (!cli_float_arg(argc, argv, &i, 1e-9f, 1e9f, &job.import.scale))
                 goto done;
+        } else if (cli_is(a, "--mesh", NULL)) {
+            if (!cli_string_arg(argc, argv, &i, &job.inputs[job.input_count]))
+                goto done;
+            job.mesh_inputs[job.input_count++] = true;
         } else if (cli_is(a, "--clip", NULL)) {
             if (!cli_string_arg(argc, argv, &i, &job.clip_names[job.clip_name_count++]))
                 goto done;
@@ -481,6 +465,12 @@ int cmd_build(int argc, char **argv)
                 goto done;
         } else if (cli_is(a, "--no-root-motion", NULL)) {
             no_root_motion = true;
+        } else if (cli_is(a, "--import-timeout", NULL)) {
+            if (!cli_float_arg(argc, argv, &i, 1e-4f, 1e7f, &job.limits.timeout_s))
+                goto done;
+        } else if (cli_is(a, "--import-memory", NULL)) {
+            if (!cli_float_arg(argc, argv, &i, 16.0f, 1e9f, &job.limits.memory_mib))
+                goto done;
         } else if (cli_is(a, "--quiet", "-q")) {
             job.quiet = true;
         } else if (a[0] == '-' && a[1] != '\0') {
@@ -498,22 +488,29 @@ int cmd_build(int argc, char **argv)
         help(stderr);
         goto done;
     }
-    if (use_default) {
-        code = build_default(job.output, job.quiet);
-        goto done;
-    }
     if (no_root_motion && job.clip.root_motion_joint) {
         cli_error("build", "--root-motion and --no-root-motion contradict each other");
         goto done;
     }
     job.clip.root_motion = no_root_motion ? OSSA_ROOT_MOTION_KEEP : OSSA_ROOT_MOTION_EXTRACT;
     code = 1;
-    if (import_all(&job) || check_track_nodes(&job) || build_skeleton(&job) ||
-        check_meshes(&job) || select_clips(&job) ||
-        build_clips(&job) || build_meshes(&job) || write_blob(&job))
+    if (build_output_check(job.output))
         goto done;
-    if (!job.quiet)
+    if (use_default) {
+        code = build_default(job.output, job.quiet);
+        goto done;
+    }
+    if (import_all(&job) ||
+        tracks_check_nodes(job.imports, job.input_count, job.track_nodes,
+                           job.import.track_node_count) ||
+        build_skeleton(&job) || check_meshes(&job) || select_clips(&job) || build_clips(&job) ||
+        build_meshes(&job) || write_blob(&job))
+        goto done;
+    if (!job.quiet) {
+        const int saved = build_output_report_begin(job.output);
         summary(&job);
+        build_output_report_end(saved);
+    }
     code = 0;
 done:
     build_job_fini(&job);

@@ -40,7 +40,9 @@ ossa_result demo_motion_wrap(demo_world *w)
             p.z += hi_z - lo_z;
         else if (p.z > hi_z)
             p.z -= hi_z - lo_z;
-        if (p.x != was.x || p.z != was.z)
+        if (w->relief.heights) /* root motion is level: the hills lift and lower it */
+            p.y = ground_relief_height(&w->relief, p.x, p.z);
+        if (p.x != was.x || p.y != was.y || p.z != was.z)
             r = ossa_crowd_set_placement(w->crowd, w->entity[i], p, st.yaw_rad);
         w->position[i] = p;
         /* the update rate by distance, as demo_world lays it out */

@@ -124,7 +124,8 @@ bool render_prop_draw(render_prop *p, const render_scene *s, const ossa_render_c
         p->renderer = NULL;
         cli_free(p->palettes);
         p->palettes = cli_alloc(sizeof *p->palettes * (size_t)n);
-        const ossa_renderer_desc desc = {p->mesh, n};
+        /* GPU-skinned: no CPU streams, so their format does not matter */
+        const ossa_renderer_desc desc = {p->mesh, n, OSSA_SKIN_FORMAT_FLOAT4};
         if (ossa_renderer_create(&desc, &p->renderer, &error) != OSSA_OK) {
             snprintf(err, err_bytes, "--prop: %s", error.message);
             return false;

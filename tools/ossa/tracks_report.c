@@ -2,7 +2,11 @@
 #include "tracks_report.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
 
 void tracks_report(const ossa_clip *clip, const ossa_skeleton *skeleton, float metres_per_unit)
 {
@@ -28,4 +32,26 @@ void tracks_report(const ossa_clip *clip, const ossa_skeleton *skeleton, float m
             printf("%s '%s'", k ? "," : "", ossa_clip_float_track_name(clip, k));
         printf("%s\n", tracks > 8 ? " ..." : "");
     }
+}
+
+int tracks_check_nodes(const ossa_import *imports, int import_count, const char *const *names,
+                       int name_count)
+{
+    for (int n = 0; n < name_count; ++n) {
+        const size_t len = strlen(names[n]);
+        bool found = false;
+        for (int i = 0; i < import_count && !found; ++i) {
+            const ossa_import *im = &imports[i];
+            for (int c = 0; c < im->clip_count && !found && im->clip_float_tracks; ++c)
+                for (int t = 0; t < im->clip_float_tracks[c].count && !found; ++t) {
+                    const char *track = im->clip_float_tracks[c].tracks[t].name;
+                    found = strncmp(track, names[n], len) == 0 && track[len] == '.';
+                }
+        }
+        if (!found) {
+            cli_error("build", "--track '%s': no input animates a node of that name", names[n]);
+            return 1;
+        }
+    }
+    return 0;
 }
