@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "clip_error.h"
+#include "clip_tracks.h"
 #include "blob/format.h"
 #include "core/math_internal.h"
 #include "raw_curve.h"
@@ -390,6 +391,10 @@ ossa_result ossa_clip_build(const ossa_raw_clip *raw, const ossa_skeleton *skele
     memset(tracks, 0, sizeof *tracks * (size_t)joint_count);
     ossa_result r = build(raw, skeleton, options, out, report, error, tracks);
     ossa_free(&options->allocator, (void *)tracks);
+    if (r == OSSA_OK && (r = ossai_clip_add_tracks(out, skeleton, options, report, error))) {
+        ossa_clip_free(*out, &options->allocator);
+        *out = NULL;
+    }
     return r;
 }
 

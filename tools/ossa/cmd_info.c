@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "json_out.h"
 #include "ossa/pipeline.h"
+#include "tracks_report.h"
 #include "units.h"
 
 static void help(FILE *to)
@@ -209,6 +210,8 @@ static void print_text(const char *path, const ossa_blob *blob, bool tree)
         printf("  %-20s %7.3f s %5.1f Hz %7d %10zu %12.3g %10.3g %11.3g\n", ossa_clip_name(c),
                (double)ossa_clip_duration(c), (double)ossa_clip_rate(c),
                ossa_clip_frame_count(c), ossa_clip_bytes(c), (double)et, (double)er, (double)es);
+        tracks_report(c, blob->skeleton,
+                      blob->skeleton ? ossa_skeleton_metres_per_unit(blob->skeleton) : 0.0f);
     }
     printf("meshes: %d\n", blob->mesh_count);
     if (blob->mesh_count)

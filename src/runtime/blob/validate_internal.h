@@ -28,6 +28,12 @@ ossa_result ossai_check_section_start(const void *data, size_t bytes, size_t hea
 ossa_result ossai_mesh_validate_section(const void *data, size_t bytes,
                                         const ossa_skeleton *skeleton, ossa_error *error);
 
+struct ossa_clip;
+/* Validates a clip's tracks block (blob/validate_tracks.c), when it has one:
+ * called by the clip validator once the clip's own fields are checked. */
+ossa_result ossai_clip_tracks_validate(const struct ossa_clip *clip, const char *where,
+                                       ossa_error *error);
+
 /* |q| within this of 1 is accepted as a unit quaternion in stored data. */
 #define OSSAI_UNIT_TOLERANCE 1e-3f
 
