@@ -102,7 +102,7 @@ TEST(import_folds_pivot_helper_curves_along_the_arc)
      * would be 1.46 units off at the middle. */
     CHECK_NEAR(worst_raw, 0.0, 2e-3);
     CHECK_NEAR(worst_clip, 0.0, 2e-3);
-    CHECK(report.max_translation_error < 2e-3f);
+    CHECK(report.error < 2e-3f);
     ossa_clip_free(clip, NULL);
     ossa_skeleton_free(s, NULL);
     ossa_import_free(&im);

@@ -39,10 +39,10 @@ int ossa_clip_frame_count(const ossa_clip *clip);
 int ossa_clip_joint_count(const ossa_clip *clip);
 /* Size in bytes of the clip's data (as stored in a blob). */
 size_t ossa_clip_bytes(const ossa_clip *clip);
-/* Largest errors the builder made when it resampled the source curves:
- * translation in model units, rotation in degrees, scale (absolute). */
-void ossa_clip_build_error(const ossa_clip *clip, float *translation, float *rotation_deg,
-                           float *scale);
+/* The largest error the builder measured against the source curves, in the
+ * clip metric (ossa/clip_builder.h): model units, and the joint (-1 when no
+ * joint moves) and clip time where it is. Informational: not validated. */
+float ossa_clip_error(const ossa_clip *clip, int *joint, float *time_s);
 
 /* Maps a playhead time (any finite value, negative included) to a time in
  * [0, duration] according to the wrap mode. Playheads that are not finite map

@@ -2,21 +2,27 @@
  * times) -> uniform-rate runtime clip, with the error the resampling makes.
  *
  * Curves are evaluated in double precision with glTF 2.0 semantics
- * (raw_curve.c). The rate is chosen so that source keys fall on frames when
- * they can; the error the runtime sampler then makes against the source
- * curves is measured by clip_error.c. */
+ * (raw_curve.c) and baked by clip_bake.c. The rate starts where the source's
+ * keys fall on frames and rises until the runtime's sampling is within the
+ * tolerance of the source curves in the clip metric (clip_error.c). */
 #include "ossa/clip_builder.h"
 
 #include <math.h>
 #include <string.h>
 
+#include "clip_bake.h"
 #include "clip_error.h"
-#include "format.h"
-#include "math_internal.h"
 #include "raw_curve.h"
 
-#define MIN_AUTO_RATE 24.0
-#define MAX_ALIGN_RATE 240
+/* Multiples of the key rate the automatic choice tries, in order. */
+static const int rate_multiples[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 32, 40, 48, 64};
+/* Raising the rate stops when the best error has not fallen by this factor
+ * over the last STALLED rates: a STEP key off the grid or a jump is not cured
+ * by more frames (the error of a piecewise-linear source, whose bends fall
+ * anywhere between frames, falls unevenly, so one rate is not enough to
+ * tell). */
+#define CONVERGING 0.9
+#define STALLED 3
 
 /* ---- validation of the raw curves ---- */
 
@@ -113,36 +119,131 @@ static ossa_result check_track_quat(const ossa_raw_track_quat *tr, const char *j
 
 /* ---- rate choice ---- */
 
-/* Whether every key time of a track is a multiple of 1 / rate, to within a
- * third of an instant (raw_curve.h). */
-static int on_grid(const float *times, int n, double rate)
+/* Bakes the clip at `rate` and measures it; *clip is NULL on failure. */
+static ossa_result bake_and_measure(const ossa_raw_joint_track *const *tracks,
+                                    const ossa_skeleton *skeleton, const char *name,
+                                    double duration, double rate, const double *distance,
+                                    const ossa_clip_build_options *options, ossa_clip **clip,
+                                    ossai_clip_error *err, ossa_error *error)
 {
-    for (int k = 0; k < n; ++k) {
-        const double t = times[k];
-        if (fabs(t - floor(t * rate + 0.5) / rate) > ossai_instant_eps(t) / 3.0)
-            return 0;
+    const int max_frames = options->max_frames > 0 ? options->max_frames : 1000000;
+    const double frames = ossai_clip_frames_needed(duration, rate);
+    if (!(frames <= (double)max_frames))
+        return ossa_error_set(error, OSSA_ERR_CLIP_TOO_LARGE, -1, -1,
+                              "clip '%s': %g s at %g Hz needs %.0f frames, more than %d", name,
+                              duration, rate, frames, max_frames);
+    ossa_result r = ossai_clip_bake(tracks, skeleton, name, duration, (uint32_t)frames,
+                                    &options->allocator, clip, error);
+    if (r)
+        return r;
+    if (ossai_clip_error_measure(*clip, skeleton, tracks, duration, distance, &options->allocator,
+                                 err)) {
+        ossa_free(&options->allocator, *clip);
+        *clip = NULL;
+        return ossa_error_set(error, OSSA_ERR_OUT_OF_MEMORY, -1, -1,
+                              "clip '%s': out of memory measuring its error", name);
     }
-    return 1;
+    return OSSA_OK;
 }
 
-/* The smallest integer rate <= MAX_ALIGN_RATE putting every key on a frame,
- * raised to a multiple of itself >= MIN_AUTO_RATE; 30 when no rate aligns. */
-static double auto_rate(const ossa_raw_joint_track *const *tracks, int joint_count)
+/* The rate: the one given, or the lowest multiple of the key rate whose
+ * error is within the tolerance (see ossa_clip_build_options.rate). */
+static ossa_result choose_rate(const ossa_raw_joint_track *const *tracks,
+                               const ossa_skeleton *skeleton, const char *name, double duration,
+                               const ossa_clip_build_options *options, ossa_clip **out,
+                               ossa_clip_build_report *report, ossa_error *error)
 {
-    for (int r = 1; r <= MAX_ALIGN_RATE; ++r) {
-        int ok = 1;
-        for (int j = 0; j < joint_count && ok; ++j) {
-            const ossa_raw_joint_track *t = tracks[j];
-            if (!t)
-                continue;
-            ok = on_grid(t->translation.times_s, t->translation.key_count, r) &&
-                 on_grid(t->rotation.times_s, t->rotation.key_count, r) &&
-                 on_grid(t->scale.times_s, t->scale.key_count, r);
-        }
-        if (ok)
-            return r * ceil(MIN_AUTO_RATE / r);
+    const ossa_allocator *allocator = &options->allocator;
+    const int joint_count = ossa_skeleton_joint_count(skeleton);
+    const ossai_metric_units units = ossai_metric_units_make(
+        options->tolerance_m > 0.0f ? options->tolerance_m : OSSA_CLIP_DEFAULT_TOLERANCE_M,
+        options->distance_m > 0.0f ? options->distance_m : OSSA_CLIP_DEFAULT_DISTANCE_M,
+        ossa_skeleton_metres_per_unit(skeleton));
+    int grid = 0;
+    const double key_rate = ossai_clip_key_rate(tracks, joint_count, &grid);
+    report->key_rate = (float)key_rate;
+    report->keys_on_grid = grid != 0;
+    report->tolerance = (float)units.tolerance;
+    report->distance = (float)units.distance;
+    report->units_assumed_metres = units.assumed_metres != 0;
+
+    /* Each joint's distance: the default, or the reach of what it carries. */
+    double *distance = ossa_alloc(allocator, sizeof *distance * (size_t)joint_count, 16);
+    if (!distance)
+        return ossa_error_set(error, OSSA_ERR_OUT_OF_MEMORY, -1, -1, "clip '%s': out of memory",
+                              name);
+    for (int j = 0; j < joint_count; ++j) {
+        distance[j] = units.distance;
+        if (options->joint_distances && j < options->joint_distance_count &&
+            options->joint_distances[j] > units.distance)
+            distance[j] = options->joint_distances[j];
     }
-    return 30.0;
+    /* The rates to try: the one given, or the multiples of the key rate up
+     * to the highest automatic rate. */
+    enum { MULTIPLES = sizeof rate_multiples / sizeof rate_multiples[0] };
+    double rates[MULTIPLES];
+    int count = 0;
+    if (options->rate > 0.0f)
+        rates[count++] = options->rate;
+    else
+        for (int i = 0; i < MULTIPLES && (i == 0 || (duration > 0.0 &&
+                                                     key_rate * rate_multiples[i] <=
+                                                         OSSA_CLIP_MAX_AUTO_RATE));
+             ++i)
+            rates[count++] = key_rate * rate_multiples[i];
+    ossa_clip *best = NULL;
+    ossai_clip_error best_err = {0.0, -1, 0.0};
+    double stalled_error = INFINITY;
+    int stalled = 0;
+    for (int i = 0; i < count; ++i) {
+        ossa_clip *clip = NULL;
+        ossai_clip_error err;
+        ossa_result r = bake_and_measure(tracks, skeleton, name, duration, rates[i], distance,
+                                         options, &clip, &err, error);
+        if (r) {
+            if (best && r == OSSA_ERR_CLIP_TOO_LARGE)
+                break; /* keep the best rate that fits */
+            ossa_free(allocator, best);
+            ossa_free(allocator, distance);
+            return r;
+        }
+        report->rates_tried++;
+        if (!best || err.error < best_err.error) {
+            ossa_free(allocator, best);
+            best = clip;
+            best_err = err;
+        } else {
+            ossa_free(allocator, clip);
+        }
+        if (best_err.error <= units.tolerance)
+            break;
+        if (best_err.error < CONVERGING * stalled_error) {
+            stalled_error = best_err.error;
+            stalled = 0;
+        } else if (++stalled == STALLED) {
+            break;
+        }
+        /* The error falls at most as the cube of the frame step (nlerp
+         * against slerp between keys on frames; a curved source falls as
+         * its square, a bend between frames as the step itself): the
+         * multiples the first error says are too few are not tried. */
+        if (i == 0) {
+            const double needed = cbrt(err.error / units.tolerance);
+            while (i + 2 < count && rate_multiples[i + 1] < needed)
+                ++i;
+        }
+    }
+    ossa_free(allocator, distance);
+    ossai_clip_set_error(best, best_err.error, best_err.joint, best_err.time_s);
+    report->rate = ossa_clip_rate(best);
+    report->frame_count = ossa_clip_frame_count(best);
+    report->duration_s = ossa_clip_duration(best);
+    report->error = (float)best_err.error;
+    report->error_joint = best_err.joint;
+    report->error_time_s = (float)best_err.time_s;
+    report->within_tolerance = best_err.error <= units.tolerance;
+    *out = best;
+    return OSSA_OK;
 }
 
 static ossa_result build(const ossa_raw_clip *raw, const ossa_skeleton *skeleton,
@@ -150,9 +251,7 @@ static ossa_result build(const ossa_raw_clip *raw, const ossa_skeleton *skeleton
                          ossa_clip_build_report *report, ossa_error *error,
                          const ossa_raw_joint_track **tracks)
 {
-    const ossa_allocator *allocator = &options->allocator;
     const int joint_count = ossa_skeleton_joint_count(skeleton);
-    const ossa_transform *rest = ossa_skeleton_rest_pose(skeleton);
     const char *clip_name = raw->name ? raw->name : "";
 
     /* Match tracks to joints by name. */
@@ -213,144 +312,7 @@ static ossa_result build(const ossa_raw_clip *raw, const ossa_skeleton *skeleton
     if (duration < ossai_instant_eps(0.0))
         duration = 0.0;
 
-    /* Rate and frame count: a whole number of frames spans the duration. */
-    double rate = options->rate > 0.0f ? (double)options->rate : auto_rate(tracks, joint_count);
-    const int max_frames = options->max_frames > 0 ? options->max_frames : 1000000;
-    /* A duration within a third of an instant of whole frames keeps the rate
-     * (and the keys on frames); any other is covered by one more frame. */
-    double frames_exact = duration * rate;
-    double intervals = floor(frames_exact + 0.5);
-    if (fabs(duration - intervals / rate) > ossai_instant_eps(duration) / 3.0)
-        intervals = ceil(frames_exact);
-    if (duration > 0.0 && intervals < 1.0)
-        intervals = 1.0;
-    if (intervals + 1.0 > (double)max_frames)
-        return ossa_error_set(error, OSSA_ERR_CLIP_TOO_LARGE, -1, -1,
-                              "clip '%s': %g s at %g Hz needs %.0f frames, more than %d",
-                              clip_name, duration, rate, intervals + 1.0, max_frames);
-    const uint32_t frame_count = duration > 0.0 ? (uint32_t)intervals + 1u : 1u;
-    const double frame_rate = frame_count > 1 ? (frame_count - 1) / duration : 0.0;
-    const double frame_dt = frame_count > 1 ? duration / (frame_count - 1) : 0.0;
-
-    /* Layout. */
-    const uint32_t stride = ossai_align_up((uint32_t)joint_count, OSSAI_CLIP_JOINT_ALIGN);
-    const uint64_t frame_floats = (uint64_t)OSSAI_COMPONENTS * stride;
-    const uint64_t frames_offset = sizeof(ossa_clip);
-    const uint64_t steps_offset = frames_offset + frame_count * frame_floats * 4;
-    const uint64_t name_offset = steps_offset + (uint64_t)joint_count;
-    const uint64_t name_bytes = strlen(clip_name) + 1;
-    const uint64_t total = (name_offset + name_bytes + 63) & ~(uint64_t)63;
-    if (total > UINT32_MAX)
-        return ossa_error_set(error, OSSA_ERR_CLIP_TOO_LARGE, -1, -1,
-                              "clip '%s': %u frames x %d joints exceed 4 GiB", clip_name,
-                              frame_count, joint_count);
-    ossa_clip *c = ossa_alloc(allocator, (size_t)total, 64);
-    if (!c)
-        return ossa_error_set(error, OSSA_ERR_OUT_OF_MEMORY, -1, -1,
-                              "clip '%s': out of memory for %llu bytes", clip_name,
-                              (unsigned long long)total);
-    memset(c, 0, (size_t)total);
-    c->tag = OSSAI_TAG_CLIP;
-    c->bytes = (uint32_t)total;
-    c->joint_count = (uint32_t)joint_count;
-    c->joint_stride = stride;
-    c->frame_count = frame_count;
-    c->duration = (float)duration;
-    c->rate = (float)frame_rate;
-    c->frames_offset = (uint32_t)frames_offset;
-    c->step_offset = (uint32_t)steps_offset;
-    c->name_offset = (uint32_t)name_offset;
-    c->name_bytes = (uint32_t)name_bytes;
-    memcpy((char *)c + name_offset, clip_name, (size_t)name_bytes);
-
-    uint8_t *steps = (uint8_t *)c + steps_offset;
-    for (int j = 0; j < joint_count; ++j) {
-        const ossa_raw_joint_track *t = tracks[j];
-        if (!t)
-            continue;
-        uint8_t bits = 0;
-        if (t->translation.key_count > 1 && t->translation.interpolation == OSSA_INTERP_STEP)
-            bits |= OSSAI_STEP_T;
-        if (t->rotation.key_count > 1 && t->rotation.interpolation == OSSA_INTERP_STEP)
-            bits |= OSSAI_STEP_R;
-        if (t->scale.key_count > 1 && t->scale.interpolation == OSSA_INTERP_STEP)
-            bits |= OSSAI_STEP_S;
-        steps[j] = bits;
-        if (bits)
-            c->flags |= OSSAI_CLIP_HAS_STEP;
-    }
-
-    /* Frames: every joint's value at every frame time. */
-    float *frames = (float *)(void *)((char *)c + frames_offset);
-    for (uint32_t f = 0; f < frame_count; ++f) {
-        const double t = f + 1 == frame_count ? duration : f * frame_dt;
-        float *row = frames + f * frame_floats;
-        const float *prev = f > 0 ? row - frame_floats : NULL;
-        for (uint32_t j = 0; j < stride; ++j) {
-            ossa_float3 tr = {0.0f, 0.0f, 0.0f}, sc = {1.0f, 1.0f, 1.0f};
-            ossa_quat q = {0.0f, 0.0f, 0.0f, 1.0f};
-            if (j < (uint32_t)joint_count) {
-                const ossa_raw_joint_track *tk = tracks[j];
-                tr = rest[j].translation;
-                q = rest[j].rotation;
-                sc = rest[j].scale;
-                if (tk && tk->translation.key_count > 0) {
-                    ossai_dvec3 v = ossai_curve3_bake(&tk->translation, t);
-                    tr = ossai_f3((float)v.x, (float)v.y, (float)v.z);
-                }
-                if (tk && tk->rotation.key_count > 0) {
-                    ossai_dquat v = ossai_curve_quat_bake(&tk->rotation, t);
-                    q = ossai_quat((float)v.x, (float)v.y, (float)v.z, (float)v.w);
-                }
-                if (tk && tk->scale.key_count > 0) {
-                    ossai_dvec3 v = ossai_curve3_bake(&tk->scale, t);
-                    sc = ossai_f3((float)v.x, (float)v.y, (float)v.z);
-                }
-                /* Finite keys can still make a spline overshoot float range. */
-                if (!ossai_isfinite3(tr) || !ossai_isfinite3(sc)) {
-                    const char *what = ossai_isfinite3(tr) ? "scale" : "translation";
-                    ossa_free(allocator, c);
-                    return ossa_error_set(error, OSSA_ERR_CLIP_BAD_KEYS, (int)j, -1,
-                                          "clip '%s': joint '%s' %s leaves the float range "
-                                          "at %g s",
-                                          clip_name, ossa_skeleton_joint_name(skeleton, (int)j),
-                                          what, t);
-                }
-                q = ossa_quat_normalize(q);
-                /* Keep consecutive frames on one hemisphere: the runtime's
-                 * lerp then never has to cross it. */
-                if (prev && q.x * prev[OSSAI_QX * stride + j] + q.y * prev[OSSAI_QY * stride + j] +
-                                    q.z * prev[OSSAI_QZ * stride + j] +
-                                    q.w * prev[OSSAI_QW * stride + j] <
-                                0.0f)
-                    q = ossai_quat_neg(q);
-            }
-            row[OSSAI_TX * stride + j] = tr.x;
-            row[OSSAI_TY * stride + j] = tr.y;
-            row[OSSAI_TZ * stride + j] = tr.z;
-            row[OSSAI_QX * stride + j] = q.x;
-            row[OSSAI_QY * stride + j] = q.y;
-            row[OSSAI_QZ * stride + j] = q.z;
-            row[OSSAI_QW * stride + j] = q.w;
-            row[OSSAI_SX * stride + j] = sc.x;
-            row[OSSAI_SY * stride + j] = sc.y;
-            row[OSSAI_SZ * stride + j] = sc.z;
-        }
-    }
-
-    const ossai_clip_error err = ossai_clip_error_measure(c, tracks, duration);
-    c->error_translation = (float)err.translation;
-    c->error_rotation_deg = (float)err.rotation_deg;
-    c->error_scale = (float)err.scale;
-    report->rate = (float)frame_rate;
-    report->frame_count = (int)frame_count;
-    report->duration_s = (float)duration;
-    report->max_translation_error = (float)err.translation;
-    report->max_rotation_error_deg = (float)err.rotation_deg;
-    report->max_scale_error = (float)err.scale;
-    report->worst_joint = err.worst_joint;
-    *out = c;
-    return OSSA_OK;
+    return choose_rate(tracks, skeleton, clip_name, duration, options, out, report, error);
 }
 
 ossa_result ossa_clip_build(const ossa_raw_clip *raw, const ossa_skeleton *skeleton,
@@ -364,7 +326,7 @@ ossa_result ossa_clip_build(const ossa_raw_clip *raw, const ossa_skeleton *skele
     if (!report)
         report = &scratch_report;
     memset(report, 0, sizeof *report);
-    report->worst_joint = -1;
+    report->error_joint = -1;
     ossa_error_clear(error);
     if (!out)
         return ossa_error_set(error, OSSA_ERR_MISSING_OUTPUT, -1, -1, "clip: no output");
@@ -381,6 +343,18 @@ ossa_result ossa_clip_build(const ossa_raw_clip *raw, const ossa_skeleton *skele
                               "clip '%s': duration %g s or rate %g Hz is invalid",
                               raw->name ? raw->name : "", (double)raw->duration_s,
                               (double)options->rate);
+    if (!isfinite(options->tolerance_m) || options->tolerance_m < 0.0f ||
+        !isfinite(options->distance_m) || options->distance_m < 0.0f)
+        return ossa_error_set(error, OSSA_ERR_BAD_VALUE, -1, -1,
+                              "clip '%s': tolerance %g m or distance %g m is not finite and >= 0",
+                              raw->name ? raw->name : "", (double)options->tolerance_m,
+                              (double)options->distance_m);
+    for (int j = 0; options->joint_distances && j < options->joint_distance_count; ++j)
+        if (!isfinite(options->joint_distances[j]) || options->joint_distances[j] < 0.0f)
+            return ossa_error_set(error, OSSA_ERR_BAD_VALUE, j, -1,
+                                  "clip '%s': joint_distances[%d] = %g is not finite and >= 0",
+                                  raw->name ? raw->name : "", j,
+                                  (double)options->joint_distances[j]);
     const int joint_count = ossa_skeleton_joint_count(skeleton);
     /* tracks[j]: the raw track of skeleton joint j, or NULL (rest pose). */
     const ossa_raw_joint_track **tracks =

@@ -38,15 +38,13 @@ size_t ossa_clip_bytes(const ossa_clip *clip)
     return clip->bytes;
 }
 
-void ossa_clip_build_error(const ossa_clip *clip, float *translation, float *rotation_deg,
-                           float *scale)
+float ossa_clip_error(const ossa_clip *clip, int *joint, float *time_s)
 {
-    if (translation)
-        *translation = clip->error_translation;
-    if (rotation_deg)
-        *rotation_deg = clip->error_rotation_deg;
-    if (scale)
-        *scale = clip->error_scale;
+    if (joint)
+        *joint = clip->error_joint == OSSAI_NO_ERROR_JOINT ? -1 : (int)clip->error_joint;
+    if (time_s)
+        *time_s = clip->error_time_s;
+    return clip->error;
 }
 
 float ossa_clip_time(ossa_wrap wrap, float duration_s, float playhead_s)

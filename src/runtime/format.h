@@ -74,6 +74,7 @@ enum {
 #define OSSAI_CLIP_JOINT_ALIGN 16u
 
 #define OSSAI_CLIP_HAS_STEP 1u
+#define OSSAI_NO_ERROR_JOINT 0xFFFFFFFFu
 /* Bits of the per-joint step byte: the track holds instead of interpolating. */
 #define OSSAI_STEP_T 1u
 #define OSSAI_STEP_R 2u
@@ -92,9 +93,11 @@ struct ossa_clip {
     uint32_t step_offset;    /* uint8_t[joint_count] of OSSAI_STEP_* bits */
     uint32_t name_offset;    /* NUL-terminated UTF-8 */
     uint32_t name_bytes;     /* including the NUL */
-    float error_translation; /* largest resampling errors, informational */
-    float error_rotation_deg;
-    float error_scale;
+    /* The builder's largest error against the source curves in the clip
+     * metric (ossa/clip_builder.h), informational: model units, where. */
+    float error;
+    float error_time_s;
+    uint32_t error_joint;    /* OSSAI_NO_ERROR_JOINT when no joint moves */
     uint32_t reserved;
 };
 

@@ -240,9 +240,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         /* What the builder made validates, and its report is meaningful. */
         if (ossa_clip_validate(clip, ossa_clip_bytes(clip), NULL, &e) != OSSA_OK)
             fail("the built clip does not validate", &e);
-        if (!(report.max_translation_error >= 0.0f) || !(report.max_rotation_error_deg >= 0.0f) ||
-            !(report.max_scale_error >= 0.0f))
-            fail("the build report's errors are not numbers >= 0", NULL);
+        if (!(report.error >= 0.0f) || report.error != ossa_clip_error(clip, NULL, NULL))
+            fail("the build report's error is not a number >= 0 recorded in the clip", NULL);
         const ossa_clip *clips[1] = {clip};
         ossa_blob_contents contents = {skeleton, clips, 1, NULL, 0};
         void *blob_data = NULL;
