@@ -74,19 +74,19 @@ static int parse(int argc, char **argv, frame_options *o)
             if (!cli_string_arg(argc, argv, &i, &name))
                 return 2;
             int found = -1;
-            for (int p = 0; p < OSSA_LANE_PATH_COUNT; ++p)
-                if (strcmp(name, ossa_lane_path_name((ossa_lane_path)p)) == 0)
+            for (int p = 0; p < OSSA_SIMD_PATH_COUNT; ++p)
+                if (strcmp(name, ossa_simd_path_name((ossa_simd_path)p)) == 0)
                     found = p;
             if (found < 0) {
                 cli_error("bench frame", "--path %s: expected auto, portable, sse, avx2, avx512",
                           name);
                 return 2;
             }
-            if (!ossa_lane_path_supported((ossa_lane_path)found)) {
+            if (!ossa_simd_path_supported((ossa_simd_path)found)) {
                 cli_error("bench frame", "--path %s: this CPU or build cannot run it", name);
                 return 1;
             }
-            o->path = (ossa_lane_path)found;
+            o->path = (ossa_simd_path)found;
         } else if (cli_is(a, "--sweep", NULL)) {
             o->sweep = true;
         } else if (cli_is(a, "--sweep-max", NULL)) {
@@ -132,8 +132,6 @@ int bench_frame_main(int argc, char **argv)
         VARIANT(V_CROWD_PLAIN, "crowd-plain-stores", "the same, skin without streaming stores",
                 frame_crowd_plain),
         VARIANT(V_SAMPLE, "sample", "lanes: sample one clip (alone)", frame_lane_sample),
-        VARIANT(V_SAMPLE_GATHER, "sample-gather", "lanes: sample, gathers (alone)",
-                frame_lane_sample_gather),
         VARIANT(V_BLEND, "blend", "lanes: blend 2 layers (alone)", frame_lane_blend),
         VARIANT(V_L2M, "l2m", "lanes: local->model (alone)", frame_lane_local_to_model),
         VARIANT(V_POSE_OUT, "pose-out", "lanes: pose out, matrices (alone)", frame_lane_pose_out),

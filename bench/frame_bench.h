@@ -15,7 +15,7 @@ typedef struct frame_options {
     int skinned;    /* characters skinned (default 100) */
     int synthetic;  /* joints of a synthetic character, 0: default / --model */
     int width;
-    ossa_lane_path path;
+    ossa_simd_path path;
     bool sweep;
     int sweep_max;
 } frame_options;
@@ -29,7 +29,6 @@ enum {
     V_CROWD_TIMED,  /* the same, each stage timed through the crowd's hook */
     V_CROWD_PLAIN,  /* the same, untimed, skinning with ordinary stores */
     V_SAMPLE,       /* lane stages alone */
-    V_SAMPLE_GATHER,
     V_BLEND,
     V_L2M,
     V_POSE_OUT,

@@ -109,8 +109,8 @@ static void fused_batch(frame_scene *s, int batch, float *scratch, double *ns)
 {
     const int w = s->width, first = batch * w;
     const int n = s->characters - first < w ? s->characters - first : w;
-    const size_t pose = ossa_lane_pose_floats(s->joints, w, w);
-    const size_t model = ossa_lane_model_floats(s->joints, w, w);
+    const int pose = ossa_lane_pose_floats(s->joints, w, w);
+    const int model = ossa_lane_model_floats(s->joints, w, w);
     float *a = scratch, *b = a + pose, *local = b + pose, *m = local + pose;
     uint64_t t[FRAME_STAGES + 1];
     t[0] = cli_now_ns();
@@ -129,8 +129,8 @@ static void fused_batch(frame_scene *s, int batch, float *scratch, double *ns)
         frame_lane_local_to_model_job(s, local, pose, n, m, model);
     note(s, ossa_lane_local_to_model_job_run(&lj));
     t[4] = cli_now_ns();
-    const ossa_lane_palette_job pj = frame_lane_pose_out_job(s, m, model, first, n);
-    note(s, ossa_lane_palette_job_run(&pj));
+    const ossa_lane_pose_out_job pj = frame_lane_pose_out_job(s, m, model, first, n);
+    note(s, ossa_lane_pose_out_job_run(&pj));
     t[5] = cli_now_ns();
     note(s, frame_lane_palettes(s, m, model, first, n, 0, 1));
     t[6] = cli_now_ns();
@@ -154,7 +154,7 @@ void frame_lanes_fused(void *scene)
 #endif
         if (share(s->skinned, &begin, &end)) {
             const uint64_t t0 = cli_now_ns();
-            frame_skin_range(s, begin, end, s->lane_palette, s->lane_streams, OSSA_SKINNING_AUTO);
+            frame_skin_range(s, begin, end, s->lane_palette, s->lane_streams, OSSA_SIMD_AUTO);
             ns[FRAME_SKIN] = (double)(cli_now_ns() - t0);
         }
     }

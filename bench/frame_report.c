@@ -131,9 +131,6 @@ static int stage_rows(const frame_options *o, const frame_scene *s, const bench_
     iso->read_bytes = clip_bytes;
     iso->write_bytes = pose;
     iso->goal = "";
-    rows[count] = *iso;
-    rows[count].label = "alone: sample, gathers";
-    rows[count++].ms[P_STAGED] = variant_ms(&v[V_SAMPLE_GATHER]);
     return count;
 }
 
@@ -154,9 +151,9 @@ void frame_print_stages(const frame_options *o, const frame_scene *s, const benc
         lo_w = write_gbps[r] < lo_w ? write_gbps[r] : lo_w;
         hi_w = write_gbps[r] > hi_w ? write_gbps[r] : hi_w;
     }
-    const char *lanes = ossa_lane_path_name(s->path == OSSA_LANE_AUTO ? ossa_lane_best_path()
+    const char *lanes = ossa_simd_path_name(s->path == OSSA_SIMD_AUTO ? ossa_simd_best_path()
                                                                       : s->path);
-    const char *skin_path = ossa_skinning_path_name(ossa_skinning_best_path());
+    const char *skin_path = ossa_simd_path_name(ossa_simd_best_path());
     if (o->common.json) {
         printf(", \"character\": \"%s\", \"characters\": %d, \"joints\": %d, \"skinned\": %d, "
                "\"vertices\": %d, \"skin_joints\": %d, \"threads\": %d, \"width\": %d, "

@@ -114,7 +114,7 @@ static void *zeroed(size_t bytes)
 }
 
 int frame_scene_init(frame_scene *s, const frame_character *c, int characters, int skinned,
-                     int threads, int width, ossa_lane_path path, unsigned parts)
+                     int threads, int width, ossa_simd_path path, unsigned parts)
 {
     memset(s, 0, sizeof *s);
     s->character = c;

@@ -54,7 +54,7 @@ enum {
 typedef struct frame_scene {
     const frame_character *character;
     int characters, joints, threads, width, batches;
-    ossa_lane_path path;
+    ossa_simd_path path;
     float dt;
     /* per character: two clips at their playheads, blended */
     uint16_t *clip_a, *clip_b;
@@ -64,7 +64,7 @@ typedef struct frame_scene {
     int skinned, skins, vertices;
     size_t stream_bytes; /* one character's skinned vertices, 64-byte multiple */
     /* staged lane path (the fused variant writes the same outputs) */
-    size_t pose_floats, model_floats;
+    int pose_floats, model_floats;
     float *lane_a, *lane_b, *lane_pose, *lane_model;
     ossa_mat34 *pose_out;             /* characters x joints */
     ossa_mat34 *lane_palette;         /* skinned x skins */
@@ -89,7 +89,7 @@ typedef struct frame_scene {
  * when the character has no mesh). threads <= FRAME_MAX_THREADS. Returns 0
  * (after saying why) on failure. */
 int frame_scene_init(frame_scene *s, const frame_character *c, int characters, int skinned,
-                     int threads, int width, ossa_lane_path path, unsigned parts);
+                     int threads, int width, ossa_simd_path path, unsigned parts);
 void frame_scene_fini(frame_scene *s);
 /* The first failure any stage reported since init, or OSSA_OK. */
 ossa_result frame_scene_result(const frame_scene *s);
@@ -120,10 +120,9 @@ void frame_ref_sample_b(void *scene);
 void frame_ref_blend(void *scene);       /* reference: two layers */
 void frame_ref_local_to_model(void *scene);
 void frame_ref_palette(void *scene);     /* ossa_palette_job, skinned characters */
-void frame_ref_skin(void *scene);        /* ossa_skinning_job, scalar path */
+void frame_ref_skin(void *scene);        /* ossa_skinning_job, portable path */
 void frame_lane_sample(void *scene);     /* lanes: clip a */
 void frame_lane_sample_b(void *scene);   /* lanes: clip b */
-void frame_lane_sample_gather(void *scene); /* lanes: clip a with gathers */
 void frame_lane_blend(void *scene);
 void frame_lane_local_to_model(void *scene);
 void frame_lane_pose_out(void *scene);   /* lane model -> per-character matrices */

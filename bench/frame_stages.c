@@ -5,7 +5,6 @@
 
 #include "cli.h"
 #include "frame_threads.h"
-#include "lane_internal.h"
 
 /* ---- reference stages: the readable jobs, instances split over threads ---- */
 
@@ -21,9 +20,9 @@ static void ref_sample(frame_scene *s, int second)
             j.clip_index = second ? s->clip_b : s->clip_a;
             j.clip_index_count = s->characters;
             j.time_s = second ? s->time_b : s->time_a;
-            j.time_count = s->characters;
-            j.instance_begin = begin;
-            j.instance_end = end;
+            j.character_count = s->characters;
+            j.character_begin = begin;
+            j.character_end = end;
             j.output = second ? s->ref_b : s->ref_a;
             j.output_count = s->characters * s->joints;
             note(s, ossa_sampling_job_run(&j));
@@ -61,9 +60,9 @@ void frame_ref_blend(void *scene)
             j.layer_count = 2;
             j.rest_pose = ossa_skeleton_rest_pose(s->character->skeleton);
             j.joint_count = s->joints;
-            j.instance_count = s->characters;
-            j.instance_begin = begin;
-            j.instance_end = end;
+            j.character_count = s->characters;
+            j.character_begin = begin;
+            j.character_end = end;
             j.output = s->ref_pose;
             j.output_count = s->characters * s->joints;
             note(s, ossa_blending_job_run(&j));
@@ -83,9 +82,9 @@ void frame_ref_local_to_model(void *scene)
             j.joint_count = s->joints;
             j.local = s->ref_pose;
             j.local_count = s->characters * s->joints;
-            j.instance_count = s->characters;
-            j.instance_begin = begin;
-            j.instance_end = end;
+            j.character_count = s->characters;
+            j.character_begin = begin;
+            j.character_end = end;
             j.model = s->ref_model;
             j.model_count = s->characters * s->joints;
             note(s, ossa_local_to_model_job_run(&j));
@@ -107,9 +106,9 @@ void frame_ref_palette(void *scene)
             j.skin_joint = ossa_mesh_skin_joints(s->mesh);
             j.inverse_bind = ossa_mesh_inverse_binds(s->mesh);
             j.skin_joint_count = s->skins;
-            j.instance_count = s->skinned;
-            j.instance_begin = begin;
-            j.instance_end = end;
+            j.character_count = s->skinned;
+            j.character_begin = begin;
+            j.character_end = end;
             j.palette = s->ref_palette;
             j.palette_count = s->skinned * s->skins;
             note(s, ossa_palette_job_run(&j));
@@ -119,7 +118,7 @@ void frame_ref_palette(void *scene)
 
 /* Characters [begin, end) skinned from palettes into streams. */
 void frame_skin_range(frame_scene *s, int begin, int end, const ossa_mat34 *palettes,
-                      unsigned char *streams, ossa_skinning_path path)
+                      unsigned char *streams, ossa_simd_path path)
 {
     for (int i = begin; i < end; ++i) {
         ossa_skinning_job j = {0};
@@ -141,13 +140,13 @@ void frame_ref_skin(void *scene)
     {
         int begin, end;
         if (share(s->skinned, &begin, &end))
-            frame_skin_range(s, begin, end, s->ref_palette, s->ref_streams, OSSA_SKINNING_SCALAR);
+            frame_skin_range(s, begin, end, s->ref_palette, s->ref_streams, OSSA_SIMD_PORTABLE);
     }
 }
 
 /* ---- lane stages: batches split over threads ---- */
 
-static void lane_sample(frame_scene *s, int second, int gather)
+static void lane_sample(frame_scene *s, int second)
 {
     PARALLEL(s)
     {
@@ -157,24 +156,19 @@ static void lane_sample(frame_scene *s, int second, int gather)
                 s, second, 0, s->characters, second ? s->lane_b : s->lane_a, s->pose_floats);
             j.batch_begin = begin;
             j.batch_end = end;
-            note(s, ossai_lane_sampling_job_run_with(&j, gather));
+            note(s, ossa_lane_sampling_job_run(&j));
         }
     }
 }
 
 void frame_lane_sample(void *scene)
 {
-    lane_sample(scene, 0, 0);
+    lane_sample(scene, 0);
 }
 
 void frame_lane_sample_b(void *scene)
 {
-    lane_sample(scene, 1, 0);
-}
-
-void frame_lane_sample_gather(void *scene)
-{
-    lane_sample(scene, 0, 1);
+    lane_sample(scene, 1);
 }
 
 void frame_lane_blend(void *scene)
@@ -218,11 +212,11 @@ void frame_lane_pose_out(void *scene)
     {
         int begin, end;
         if (share(s->batches, &begin, &end)) {
-            ossa_lane_palette_job j =
+            ossa_lane_pose_out_job j =
                 frame_lane_pose_out_job(s, s->lane_model, s->model_floats, 0, s->characters);
             j.batch_begin = begin;
             j.batch_end = end;
-            note(s, ossa_lane_palette_job_run(&j));
+            note(s, ossa_lane_pose_out_job_run(&j));
         }
     }
 }
@@ -231,7 +225,7 @@ void frame_lane_pose_out(void *scene)
  * first_character whose lane model is `model` (batches [batch_begin,
  * batch_end) of it): the skinned ones are the first characters, so the
  * first batches, the last one perhaps in part. */
-ossa_result frame_lane_palettes(frame_scene *s, const float *model, size_t model_count,
+ossa_result frame_lane_palettes(frame_scene *s, const float *model, int model_count,
                                 int first_character, int count, int batch_begin, int batch_end)
 {
     const int skinned = s->skinned - first_character < count ? s->skinned - first_character
@@ -273,6 +267,6 @@ void frame_lane_skin(void *scene)
     {
         int begin, end;
         if (share(s->skinned, &begin, &end))
-            frame_skin_range(s, begin, end, s->lane_palette, s->lane_streams, OSSA_SKINNING_AUTO);
+            frame_skin_range(s, begin, end, s->lane_palette, s->lane_streams, OSSA_SIMD_AUTO);
     }
 }

@@ -56,7 +56,7 @@ static inline void note(frame_scene *s, ossa_result r)
 /* Samples clip a (second: clip b) of each character into a lane pose. */
 static inline ossa_lane_sampling_job frame_lane_sampling_job(const frame_scene *s, int second,
                                                              int first, int count, float *pose,
-                                                             size_t pose_floats)
+                                                             int pose_floats)
 {
     ossa_lane_sampling_job j = {0};
     j.clips = s->character->clips;
@@ -64,7 +64,7 @@ static inline ossa_lane_sampling_job frame_lane_sampling_job(const frame_scene *
     j.clip_index = (second ? s->clip_b : s->clip_a) + first;
     j.clip_index_count = count;
     j.time_s = (second ? s->time_b : s->time_a) + first;
-    j.time_count = count;
+    j.character_count = count;
     j.width = s->width;
     j.path = s->path;
     j.output = pose;
@@ -78,7 +78,7 @@ static inline ossa_lane_blending_job frame_lane_blending_job(const frame_scene *
                                                              ossa_lane_blend_layer layers[2],
                                                              const float *a, const float *b,
                                                              int first, int count, float *pose,
-                                                             size_t pose_floats)
+                                                             int pose_floats)
 {
     memset(layers, 0, 2 * sizeof *layers);
     layers[0].pose = a;
@@ -102,8 +102,8 @@ static inline ossa_lane_blending_job frame_lane_blending_job(const frame_scene *
 }
 
 static inline ossa_lane_local_to_model_job
-frame_lane_local_to_model_job(const frame_scene *s, const float *pose, size_t pose_floats,
-                              int count, float *model, size_t model_floats)
+frame_lane_local_to_model_job(const frame_scene *s, const float *pose, int pose_floats,
+                              int count, float *model, int model_floats)
 {
     ossa_lane_local_to_model_job j = {0};
     j.parents = ossa_skeleton_parents(s->character->skeleton);
@@ -119,30 +119,30 @@ frame_lane_local_to_model_job(const frame_scene *s, const float *pose, size_t po
 }
 
 /* The lane model out to the characters' matrices in s->pose_out. */
-static inline ossa_lane_palette_job frame_lane_pose_out_job(const frame_scene *s,
-                                                            const float *model,
-                                                            size_t model_floats, int first,
-                                                            int count)
+static inline ossa_lane_pose_out_job frame_lane_pose_out_job(const frame_scene *s,
+                                                             const float *model,
+                                                             int model_floats, int first,
+                                                             int count)
 {
-    ossa_lane_palette_job j = {0};
+    ossa_lane_pose_out_job j = {0};
     j.model = model;
     j.model_count = model_floats;
     j.joint_count = s->joints;
     j.character_count = count;
     j.width = s->width;
     j.path = s->path;
-    j.palette = s->pose_out + (size_t)first * (size_t)s->joints;
-    j.palette_count = count * s->joints;
+    j.poses = s->pose_out + (size_t)first * (size_t)s->joints;
+    j.pose_count = count * s->joints;
     return j;
 }
 
 /* Skins characters [begin, end) from their palettes into their streams. */
 void frame_skin_range(frame_scene *s, int begin, int end, const ossa_mat34 *palettes,
-                      unsigned char *streams, ossa_skinning_path path);
+                      unsigned char *streams, ossa_simd_path path);
 /* The lane palettes of the skinned characters among `count` characters from
  * first_character whose lane model is `model` (its batches [batch_begin,
  * batch_end)), into s->lane_palette. */
-ossa_result frame_lane_palettes(frame_scene *s, const float *model, size_t model_count,
+ossa_result frame_lane_palettes(frame_scene *s, const float *model, int model_count,
                                 int first_character, int count, int batch_begin, int batch_end);
 
 #endif /* OSSA_BENCH_FRAME_THREADS_H */

@@ -24,7 +24,7 @@ static bool sample_army(army *a, const character *ch)
     job.clip_index = clip_index;
     job.clip_index_count = a->characters;
     job.time_s = time_s;
-    job.time_count = a->characters;
+    job.character_count = a->characters;
     job.output = a->local;
     job.output_count = a->characters * a->joints;
     ossa_result r = ossa_sampling_job_run(&job);
@@ -169,14 +169,14 @@ bool hierarchy_army_init(army *a, const character *ch, int characters)
     a->job.joint_count = a->joints;
     a->job.local = a->local;
     a->job.local_count = (int)count;
-    a->job.instance_count = characters;
+    a->job.character_count = characters;
     a->job.model = a->model;
     a->job.model_count = (int)count;
     a->qvs_job.parents = a->parents;
     a->qvs_job.joint_count = a->joints;
     a->qvs_job.local = a->local;
     a->qvs_job.local_count = (int)count;
-    a->qvs_job.instance_count = characters;
+    a->qvs_job.character_count = characters;
     a->qvs_job.model = a->model_qvs;
     a->qvs_job.model_count = (int)count;
     ossa_result r = ossa_local_to_model_job_validate(&a->job);

@@ -21,7 +21,7 @@
 typedef struct step_context {
     skin_crowd *crowd;
     skin_step step;
-    ossa_skinning_path path;
+    ossa_simd_path path;
     int threads;
 } step_context;
 
@@ -240,9 +240,9 @@ int bench_skinning_main(int argc, char **argv)
         return 1;
     }
     const bool tangents = ossa_mesh_has_tangents(d.mesh);
-    const ossa_skinning_path best = ossa_skinning_best_path();
+    const ossa_simd_path best = ossa_simd_best_path();
     enum { MAX_VARIANTS = 16 };
-    static const char *const path_ids[] = {"", "lib_scalar", "lib_sse", "lib_avx2", "lib_avx512"};
+    static const char *const path_ids[] = {"", "lib_portable", "lib_sse", "lib_avx2", "lib_avx512"};
     step_context steps[MAX_VARIANTS];
     floor_context floors[2];
     bench_variant v[MAX_VARIANTS];
@@ -266,20 +266,20 @@ int bench_skinning_main(int argc, char **argv)
     STEP("sorted", "(d) influence-sorted loops", SKIN_SORTED, best, o.threads, 2.00);
     char text[64];
     snprintf(text, sizeof text, "(e) library, best path (%s, streaming)",
-             ossa_skinning_path_name(best));
-    STEP("best", text, SKIN_LIBRARY, OSSA_SKINNING_AUTO, o.threads, 1.78);
+             ossa_simd_path_name(best));
+    STEP("best", text, SKIN_LIBRARY, OSSA_SIMD_AUTO, o.threads, 1.78);
     if (o.threads > 1)
-        STEP("best_1t", "(e) on one thread", SKIN_LIBRARY, OSSA_SKINNING_AUTO, 1, -1);
+        STEP("best_1t", "(e) on one thread", SKIN_LIBRARY, OSSA_SIMD_AUTO, 1, -1);
     if (tangents) {
-        for (int p = OSSA_SKINNING_SCALAR; p < OSSA_SKINNING_PATH_COUNT; ++p) {
-            if (!ossa_skinning_path_supported((ossa_skinning_path)p))
+        for (int p = OSSA_SIMD_PORTABLE; p < OSSA_SIMD_PATH_COUNT; ++p) {
+            if (!ossa_simd_path_supported((ossa_simd_path)p))
                 continue;
             snprintf(text, sizeof text, "library %s, + tangents (48 B/vertex)",
-                     ossa_skinning_path_name((ossa_skinning_path)p));
-            STEP(path_ids[p], text, SKIN_LIBRARY_FULL, (ossa_skinning_path)p, o.threads, -1);
+                     ossa_simd_path_name((ossa_simd_path)p));
+            STEP(path_ids[p], text, SKIN_LIBRARY_FULL, (ossa_simd_path)p, o.threads, -1);
         }
         snprintf(text, sizeof text, "library %s, + tangents, streaming stores",
-                 ossa_skinning_path_name(best));
+                 ossa_simd_path_name(best));
         STEP("lib_stream", text, SKIN_LIBRARY_STREAM, best, o.threads, -1);
     }
     const size_t floor_bytes = skin_crowd_output_bytes(&crowd, SKIN_LIBRARY_FULL);

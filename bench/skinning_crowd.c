@@ -234,7 +234,7 @@ static bool palettes(skin_crowd *c, const ossa_skeleton *skeleton, const ossa_cl
         s.clip_index = clip_index;
         s.clip_index_count = n;
         s.time_s = time;
-        s.time_count = n;
+        s.character_count = n;
         s.output = local;
         s.output_count = n * joints;
         ossa_local_to_model_job l = {0};
@@ -242,7 +242,7 @@ static bool palettes(skin_crowd *c, const ossa_skeleton *skeleton, const ossa_cl
         l.joint_count = joints;
         l.local = local;
         l.local_count = n * joints;
-        l.instance_count = n;
+        l.character_count = n;
         l.model = model;
         l.model_count = n * joints;
         ossa_palette_job p = {0};
@@ -252,7 +252,7 @@ static bool palettes(skin_crowd *c, const ossa_skeleton *skeleton, const ossa_cl
         p.skin_joint = ossa_mesh_skin_joints(c->mesh);
         p.inverse_bind = ossa_mesh_inverse_binds(c->mesh);
         p.skin_joint_count = c->skin_joints;
-        p.instance_count = n;
+        p.character_count = n;
         p.palette = c->palettes;
         p.palette_count = n * c->skin_joints;
         ok = ossa_sampling_job_run(&s) == OSSA_OK && ossa_local_to_model_job_run(&l) == OSSA_OK &&
@@ -344,7 +344,7 @@ const void *skin_crowd_output(const skin_crowd *c, int character)
     return c->last + (size_t)character * c->output_stride;
 }
 
-static void run_one(skin_crowd *c, skin_step step, ossa_skinning_path path, int i)
+static void run_one(skin_crowd *c, skin_step step, ossa_simd_path path, int i)
 {
     unsigned char *base = skin_step_streams(step) ? c->stream_outputs : c->outputs;
     void *out = base + (size_t)i * c->output_stride;
@@ -372,7 +372,7 @@ static void run_one(skin_crowd *c, skin_step step, ossa_skinning_path path, int 
     }
 }
 
-void skin_crowd_run(skin_crowd *c, skin_step step, ossa_skinning_path path, int threads)
+void skin_crowd_run(skin_crowd *c, skin_step step, ossa_simd_path path, int threads)
 {
     c->last = skin_step_streams(step) ? c->stream_outputs : c->outputs;
     const int n = c->characters;

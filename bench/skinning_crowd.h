@@ -56,7 +56,7 @@ void skin_crowd_fini(skin_crowd *c);
 
 /* One frame of a step for every character, on `threads` threads (at least
  * 1). path chooses the library's kernel for the library steps. */
-void skin_crowd_run(skin_crowd *c, skin_step step, ossa_skinning_path path, int threads);
+void skin_crowd_run(skin_crowd *c, skin_step step, ossa_simd_path path, int threads);
 /* Character i's output of the last run, and its size for a step. */
 const void *skin_crowd_output(const skin_crowd *c, int character);
 size_t skin_crowd_output_bytes(const skin_crowd *c, skin_step step);

@@ -4,14 +4,14 @@
 # AVX-512, so this static count stands in for callgrind's dynamic one:
 # instructions per vertex = loop length / vertices per iteration.
 #
-#   scripts/kernel_loops.sh   (default: build/.../skinning_avx512.c.o)
+#   scripts/kernel_loops.sh   (default: build/.../skin_avx512.c.o)
 #
 # For each function skinN_pn / skinN_pnt (N influences; positions + normals,
 # or + tangents) it lists every loop (a conditional jump backwards) as
 # "start-end: length", innermost first as they appear. See docs/skinning.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-object=${1:-build/src/runtime/CMakeFiles/ossa_runtime.dir/skinning_avx512.c.o}
+object=${1:-build/src/runtime/CMakeFiles/ossa_isa_avx512.dir/skin/skin_avx512.c.o}
 [ -f "$object" ] || { echo "kernel_loops: build first; no $object" >&2; exit 1; }
 objdump -d --no-show-raw-insn "$object" | awk '
     function hex(s,    i, v) {

@@ -31,7 +31,7 @@ TEST(bench_frame_outputs_are_bit_identical_for_1_2_and_3_threads)
     uint64_t staged[3], fused[3], crowd[3];
     for (int t = 0; t < 3; ++t) {
         frame_scene s;
-        REQUIRE(frame_scene_init(&s, &c, CHARACTERS, SKINNED, t + 1, 16, OSSA_LANE_AUTO,
+        REQUIRE(frame_scene_init(&s, &c, CHARACTERS, SKINNED, t + 1, 16, OSSA_SIMD_AUTO,
                                  FRAME_STAGED | FRAME_CROWD));
         CHECK_INT(s.skinned, SKINNED);
         frame_lanes_staged(&s);
@@ -62,7 +62,7 @@ TEST(bench_frame_lanes_match_the_reference_jobs)
     frame_character c;
     REQUIRE(frame_character_load(&c, NULL, 0)); /* the default character and its mesh */
     frame_scene s;
-    REQUIRE(frame_scene_init(&s, &c, CHARACTERS, SKINNED, 2, 0, OSSA_LANE_AUTO,
+    REQUIRE(frame_scene_init(&s, &c, CHARACTERS, SKINNED, 2, 0, OSSA_SIMD_AUTO,
                              FRAME_STAGED | FRAME_REFERENCE | FRAME_CROWD));
     double poses, palettes, vertices;
     frame_scene_check(&s, &poses, &palettes, &vertices);

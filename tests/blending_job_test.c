@@ -170,7 +170,7 @@ static void setup_make(ts_rng *r, blend_setup *b, int joints, int instances, int
     job->additive_count = additive;
     job->rest_pose = b->rest;
     job->joint_count = joints;
-    job->instance_count = instances;
+    job->character_count = instances;
     job->output = b->output;
     job->output_count = (int)pose;
 }
@@ -221,7 +221,7 @@ static ossa_transform blend_one_joint(const ossa_blend_layer *layers, int count,
     job.additive_count = additive_count;
     job.rest_pose = &rest;
     job.joint_count = 1;
-    job.instance_count = 1;
+    job.character_count = 1;
     job.threshold = threshold;
     job.output = &out;
     job.output_count = 1;
@@ -366,8 +366,8 @@ TEST(blending_writes_only_its_instance_range)
     blend_setup b;
     setup_make(&r, &b, 20, 5, 2, 1);
     memset(b.output, 0xFF, sizeof *b.output * 100);
-    b.job.instance_begin = 2;
-    b.job.instance_end = 4;
+    b.job.character_begin = 2;
+    b.job.character_end = 4;
     CHECK_RESULT(ossa_blending_job_run(&b.job), OSSA_OK);
     int wrong = 0;
     for (int i = 0; i < 5; ++i)
@@ -395,7 +395,7 @@ TEST(blending_validity_table)
     CHECK_RESULT(ossa_blending_job_validate(&job), OSSA_ERR_INPUT_TOO_SMALL); /* joints */
     job.joint_count = 2;
     CHECK_RESULT(ossa_blending_job_validate(&job), OSSA_ERR_INPUT_TOO_SMALL); /* instances */
-    job.instance_count = 2;
+    job.character_count = 2;
     CHECK_RESULT(ossa_blending_job_validate(&job), OSSA_ERR_MISSING_OUTPUT);
     job.output = out;
     job.output_count = 3;
@@ -440,15 +440,15 @@ TEST(blending_validity_table)
     additive.pose_count = 1;
     CHECK_RESULT(ossa_blending_job_validate(&job), OSSA_ERR_INPUT_TOO_SMALL);
     additive.pose_count = 4;
-    job.instance_begin = -1;
+    job.character_begin = -1;
     CHECK_RESULT(ossa_blending_job_validate(&job), OSSA_ERR_BAD_RANGE);
-    job.instance_begin = 0;
-    job.instance_end = 3;
+    job.character_begin = 0;
+    job.character_end = 3;
     CHECK_RESULT(ossa_blending_job_validate(&job), OSSA_ERR_BAD_RANGE);
-    job.instance_begin = 2;
-    job.instance_end = 1;
+    job.character_begin = 2;
+    job.character_end = 1;
     CHECK_RESULT(ossa_blending_job_validate(&job), OSSA_ERR_BAD_RANGE);
-    job.instance_begin = job.instance_end = 0;
+    job.character_begin = job.character_end = 0;
     job.threshold = -0.1f;
     CHECK_RESULT(ossa_blending_job_validate(&job), OSSA_ERR_BAD_VALUE);
     job.threshold = NAN;

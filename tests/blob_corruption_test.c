@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "blob_test_support.h"
-#include "format.h"
+#include "blob_layout.h"
 #include "ossa/ossa.h"
 #include "ossa/pipeline.h"
 #include "test_support.h"
@@ -78,8 +78,8 @@ static void check_corruptions(const fixture *f, const corruption *cases, size_t 
     }
 }
 
-#define HDR(field) offsetof(ossai_blob_header, field)
-#define SEC(i, field) (sizeof(ossai_blob_header) + (i) * sizeof(ossai_section) + offsetof(ossai_section, field))
+#define HDR(field) offsetof(tl_header, field)
+#define SEC(i, field) (sizeof(tl_header) + (i) * sizeof(tl_section) + offsetof(tl_section, field))
 
 TEST(blob_header_fields_corrupted_are_rejected_with_their_code)
 {
@@ -144,14 +144,14 @@ TEST(blob_section_table_fields_corrupted_are_rejected_with_their_code)
     fixture_free(&f);
 }
 
-#define SKEL(field) offsetof(struct ossa_skeleton, field)
-#define CLIP(field) offsetof(struct ossa_clip, field)
+#define SKEL(field) offsetof(tl_skeleton, field)
+#define CLIP(field) offsetof(tl_clip, field)
 
 TEST(skeleton_section_fields_corrupted_are_rejected_with_their_code)
 {
     fixture f;
     REQUIRE(fixture_make(&f, true));
-    const struct ossa_skeleton *s = f.skeleton;
+    const tl_skeleton *s = (const tl_skeleton *)(const void *)f.skeleton;
     const uint64_t rest0 = s->rest_offset, last_name = s->strings_offset + s->strings_bytes - 1;
     const corruption cases[] = {
         {"tag", SKEL(tag), 0, 0x4C454B53u + 1, 4, OSSA_ERR_BLOB_SECTION, "expected 'SKEL'"},
@@ -185,13 +185,13 @@ TEST(clip_section_fields_corrupted_are_rejected_with_their_code)
 {
     fixture f;
     REQUIRE(fixture_make(&f, true));
-    const struct ossa_clip *c = f.clips[1]; /* section 2, with STEP tracks */
-    const uint64_t frame = 4ull * OSSAI_COMPONENTS * c->joint_stride;
+    const tl_clip *c = (const tl_clip *)(const void *)f.clips[1]; /* section 2, with STEP */
+    const uint64_t frame = 4ull * TL_COMPONENTS * c->joint_stride;
     float half;
     uint32_t half_bits, nan_bits = 0x7FC00000u;
     half = c->rate * 0.5f;
     memcpy(&half_bits, &half, 4);
-    const uint64_t qw = c->frames_offset + frame * 2 + 4ull * (OSSAI_QW * c->joint_stride + 3);
+    const uint64_t qw = c->frames_offset + frame * 2 + 4ull * (TL_QW * c->joint_stride + 3);
     const corruption cases[] = {
         {"tag", CLIP(tag), 2, 0, 4, OSSA_ERR_BLOB_SECTION, "expected 'CLIP'"},
         {"bytes too many", CLIP(bytes), 2, c->bytes + 64, 4, OSSA_ERR_BLOB_SIZE, "field bytes"},

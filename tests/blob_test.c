@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "blob_test_support.h"
-#include "format.h"
+#include "blob_layout.h"
 #include "ossa/ossa.h"
 #include "ossa/pipeline.h"
 #include "test_support.h"
@@ -133,12 +133,12 @@ TEST(one_frame_clip_must_have_no_duration)
     CHECK(ossa_clip_duration(pose) == 0.0f && ossa_clip_rate(pose) == 0.0f);
     CHECK_RESULT(ossa_clip_validate(pose, ossa_clip_bytes(pose), NULL, NULL), OSSA_OK);
     const float lasts = 0.5f;
-    memcpy((char *)pose + offsetof(struct ossa_clip, duration), &lasts, sizeof lasts);
+    memcpy((char *)pose + offsetof(tl_clip, duration), &lasts, sizeof lasts);
     ossa_error e;
     CHECK_RESULT(ossa_clip_validate(pose, ossa_clip_bytes(pose), NULL, &e),
                  OSSA_ERR_BLOB_INVARIANT);
     CHECK(strstr(e.message, "duration is 0.5 s") != NULL);
-    CHECK_INT(e.offset, (int64_t)offsetof(struct ossa_clip, duration));
+    CHECK_INT(e.offset, (int64_t)offsetof(tl_clip, duration));
     ossa_clip_free(pose, NULL);
     fixture_free(&f);
 }

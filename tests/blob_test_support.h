@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
+#include "blob_layout.h"
 #include "ossa/ossa.h"
 #include "ossa/pipeline.h"
 #include "test_support.h"
@@ -34,7 +34,7 @@ static inline uint32_t crc_reference_sealed(const unsigned char *blob, size_t by
 {
     unsigned char *copy = malloc(bytes);
     memcpy(copy, blob, bytes);
-    memset(copy + OSSAI_CHECKSUM_OFFSET, 0, 4);
+    memset(copy + TL_CHECKSUM_OFFSET, 0, 4);
     const uint32_t crc = crc_reference(copy, bytes);
     free(copy);
     return crc;
@@ -44,9 +44,9 @@ static inline uint32_t crc_reference_sealed(const unsigned char *blob, size_t by
  * so that a corruption reaches the structural checks behind it. */
 static inline void reseal(unsigned char *blob, size_t bytes)
 {
-    memset(blob + OSSAI_CHECKSUM_OFFSET, 0, 4);
+    memset(blob + TL_CHECKSUM_OFFSET, 0, 4);
     uint32_t crc = crc_reference(blob, bytes);
-    memcpy(blob + OSSAI_CHECKSUM_OFFSET, &crc, 4);
+    memcpy(blob + TL_CHECKSUM_OFFSET, &crc, 4);
 }
 
 /* ---- the blob under test: a skeleton and two clips (one with STEP) ---- */

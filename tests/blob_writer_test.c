@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "format.h"
+#include "blob_layout.h"
 #include "ossa/ossa.h"
 #include "ossa/pipeline.h"
 #include "test_support.h"
@@ -98,7 +98,7 @@ TEST(written_blob_has_the_documented_layout)
     size_t bytes = 0;
     REQUIRE(ossa_blob_write_memory(&x.blob, NULL, &data, &bytes, NULL) == OSSA_OK);
     const unsigned char *p = data;
-    ossai_blob_header h;
+    tl_header h;
     memcpy(&h, p, sizeof h);
     CHECK(memcmp(p, "OSSA\r\n\x1a\n", 8) == 0);
     CHECK(h.version == 1 && h.endian == 0x01020304u && h.total_bytes == bytes);
@@ -108,7 +108,7 @@ TEST(written_blob_has_the_documented_layout)
     uint64_t end = 64 + 4 * 32;
     int wrong = 0;
     for (uint32_t i = 0; i < h.section_count; ++i) {
-        ossai_section s;
+        tl_section s;
         memcpy(&s, p + 64 + 32 * i, sizeof s);
         wrong += s.kind != (i == 0 ? OSSA_SECTION_SKELETON : OSSA_SECTION_CLIP);
         wrong += s.offset % 64 != 0 || s.offset < end || s.reserved0 || s.reserved1;

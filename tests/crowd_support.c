@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int ts_crowd_make(ts_crowd *f, int capacity, int width, int skinned_capacity)
+static int make(ts_crowd *f, int capacity, int width, int skinned_capacity, int wear_mesh)
 {
     memset(f, 0, sizeof *f);
     ossa_error e;
@@ -20,7 +20,10 @@ int ts_crowd_make(ts_crowd *f, int capacity, int width, int skinned_capacity)
     d.clip_count = OSSA_DEFAULT_CLIP_COUNT;
     d.capacity = capacity;
     d.width = width;
-    if (skinned_capacity >= 0) {
+    if (skinned_capacity >= 0 && wear_mesh) {
+        d.mesh = f->dc.mesh;
+        d.skinned_capacity = skinned_capacity;
+    } else if (skinned_capacity >= 0) {
         d.skin_joints = ossa_mesh_skin_joints(f->dc.mesh);
         d.inverse_binds = ossa_mesh_inverse_binds(f->dc.mesh);
         d.skin_joint_count = ossa_mesh_skin_joint_count(f->dc.mesh);
@@ -33,6 +36,16 @@ int ts_crowd_make(ts_crowd *f, int capacity, int width, int skinned_capacity)
     f->scratch_bytes = ossa_crowd_scratch_size(f->crowd);
     f->scratch = ts_aligned(f->scratch_bytes);
     return f->scratch != NULL;
+}
+
+int ts_crowd_make(ts_crowd *f, int capacity, int width, int skinned_capacity)
+{
+    return make(f, capacity, width, skinned_capacity, 0);
+}
+
+int ts_crowd_make_wearing_mesh(ts_crowd *f, int capacity, int width, int skinned_capacity)
+{
+    return make(f, capacity, width, skinned_capacity, 1);
 }
 
 void ts_crowd_free(ts_crowd *f)
@@ -93,11 +106,17 @@ ossa_result ts_crowd_frame(ts_crowd *f, float dt, int threads)
             w[t].end = batches * (t + 1) / threads;
             w[t].scratch = ts_aligned(f->scratch_bytes);
             w[t].result = OSSA_ERR_OUT_OF_MEMORY;
+            if (w[t].begin == w[t].end) { /* nothing to do (0, 0 would mean all) */
+                w[t].result = OSSA_OK;
+                id[t] = pthread_self();
+                continue;
+            }
             if (pthread_create(&id[t], NULL, work, &w[t]) != 0)
                 abort();
         }
         for (int t = 0; t < threads; ++t) {
-            pthread_join(id[t], NULL);
+            if (w[t].begin != w[t].end)
+                pthread_join(id[t], NULL);
             if (w[t].result != OSSA_OK && r == OSSA_OK)
                 r = w[t].result;
             free(w[t].scratch);
@@ -120,7 +139,7 @@ void ts_crowd_reference_pose(const ts_crowd *f, const ossa_character_state *st, 
     s.clip_index = &ia;
     s.clip_index_count = 1;
     s.time_s = &st->time_a_s;
-    s.time_count = 1;
+    s.character_count = 1;
     s.output = a;
     s.output_count = joints;
     ossa_result r = ossa_sampling_job_run(&s);
@@ -141,7 +160,7 @@ void ts_crowd_reference_pose(const ts_crowd *f, const ossa_character_state *st, 
     bl.layer_count = 2;
     bl.rest_pose = ossa_skeleton_rest_pose(f->dc.skeleton);
     bl.joint_count = joints;
-    bl.instance_count = 1;
+    bl.character_count = 1;
     bl.output = pose;
     bl.output_count = joints;
     if (r == OSSA_OK)
@@ -155,7 +174,7 @@ void ts_crowd_reference_pose(const ts_crowd *f, const ossa_character_state *st, 
     l.joint_count = joints;
     l.local = pose;
     l.local_count = joints;
-    l.instance_count = 1;
+    l.character_count = 1;
     l.root = &root;
     l.root_count = 1;
     l.model = out;
@@ -175,7 +194,7 @@ void ts_crowd_reference_palette(const ts_crowd *f, const ossa_mat34 *pose, ossa_
     p.skin_joint = ossa_mesh_skin_joints(f->dc.mesh);
     p.inverse_bind = ossa_mesh_inverse_binds(f->dc.mesh);
     p.skin_joint_count = ossa_mesh_skin_joint_count(f->dc.mesh);
-    p.instance_count = 1;
+    p.character_count = 1;
     p.palette = palette;
     p.palette_count = p.skin_joint_count;
     if (ossa_palette_job_run(&p) != OSSA_OK)

@@ -29,6 +29,9 @@ typedef struct ts_crowd {
  * skin; else the default mesh's skin with that skinned_capacity (0 meaning
  * capacity). Returns 0 on failure. */
 int ts_crowd_make(ts_crowd *f, int capacity, int width, int skinned_capacity);
+/* The same crowd with the default mesh as its `mesh` (so ossa_crowd_update
+ * also skins, once given a skin output). */
+int ts_crowd_make_wearing_mesh(ts_crowd *f, int capacity, int width, int skinned_capacity);
 void ts_crowd_free(ts_crowd *f);
 
 /* Random clips, weight, time, speed, placement, interval; one in five

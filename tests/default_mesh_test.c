@@ -106,7 +106,7 @@ TEST(default_mesh_in_the_rest_pose_skins_to_itself)
     l2m.joint_count = joints;
     l2m.local = ossa_skeleton_rest_pose(c.skeleton);
     l2m.local_count = joints;
-    l2m.instance_count = 1;
+    l2m.character_count = 1;
     l2m.model = model;
     l2m.model_count = joints;
     REQUIRE(ossa_local_to_model_job_run(&l2m) == OSSA_OK);
@@ -117,7 +117,7 @@ TEST(default_mesh_in_the_rest_pose_skins_to_itself)
     pal.skin_joint = ossa_mesh_skin_joints(m);
     pal.inverse_bind = ossa_mesh_inverse_binds(m);
     pal.skin_joint_count = skins;
-    pal.instance_count = 1;
+    pal.character_count = 1;
     pal.palette = palette;
     pal.palette_count = skins;
     REQUIRE(ossa_palette_job_run(&pal) == OSSA_OK);

@@ -24,7 +24,7 @@ static bool model_positions(const ossa_skeleton *s, const ossa_clip *clip, float
     sample.clips = &clip;
     sample.clip_count = 1;
     sample.time_s = &t;
-    sample.time_count = 1;
+    sample.character_count = 1;
     sample.output = local;
     sample.output_count = n;
     ossa_local_to_model_job l2m = {0};
@@ -32,7 +32,7 @@ static bool model_positions(const ossa_skeleton *s, const ossa_clip *clip, float
     l2m.joint_count = n;
     l2m.local = local;
     l2m.local_count = n;
-    l2m.instance_count = 1;
+    l2m.character_count = 1;
     l2m.model = model;
     l2m.model_count = n;
     const bool ok = ossa_sampling_job_run(&sample) == OSSA_OK &&

@@ -203,7 +203,7 @@ static bool skin_pose(const ossa_blob *blob, const ossa_mesh *mesh, const ossa_t
     l2m.joint_count = joints;
     l2m.local = local;
     l2m.local_count = joints;
-    l2m.instance_count = 1;
+    l2m.character_count = 1;
     l2m.model = model;
     l2m.model_count = joints;
     ossa_palette_job pj = {0};
@@ -213,7 +213,7 @@ static bool skin_pose(const ossa_blob *blob, const ossa_mesh *mesh, const ossa_t
     pj.skin_joint = ossa_mesh_skin_joints(mesh);
     pj.inverse_bind = ossa_mesh_inverse_binds(mesh);
     pj.skin_joint_count = skins;
-    pj.instance_count = 1;
+    pj.character_count = 1;
     pj.palette = palette;
     pj.palette_count = skins;
     ossa_skinning_job sj = {0};
@@ -470,7 +470,7 @@ TEST(animated_arnaud_skins_to_finite_vertices_that_stay_attached)
         sample.clips = &walk;
         sample.clip_count = 1;
         sample.time_s = &times[t];
-        sample.time_count = 1;
+        sample.character_count = 1;
         sample.output = local;
         sample.output_count = joints;
         REQUIRE(ossa_sampling_job_run(&sample) == OSSA_OK);

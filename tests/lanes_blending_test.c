@@ -9,7 +9,7 @@
 #include "test_support.h"
 #include "utest.h"
 
-static void check_blending(ts_rng *rng, ossa_lane_path path, int width, int characters,
+static void check_blending(ts_rng *rng, ossa_simd_path path, int width, int characters,
                            int joints)
 {
     enum { LAYERS = 3, ADDITIVE = 1 };
@@ -18,7 +18,7 @@ static void check_blending(ts_rng *rng, ossa_lane_path path, int width, int char
     float *lane_poses[LAYERS + ADDITIVE];
     float *weights[LAYERS + ADDITIVE];
     float *masks[LAYERS + ADDITIVE];
-    const size_t floats = ossa_lane_pose_floats(joints, characters, width);
+    const int floats = ossa_lane_pose_floats(joints, characters, width);
     ossa_transform *rest = malloc(sizeof(ossa_transform) * (size_t)joints);
     ossa_transform *reference = malloc(sizeof(ossa_transform) * (size_t)joints);
     for (int j = 0; j < joints; ++j) {
@@ -67,7 +67,7 @@ static void check_blending(ts_rng *rng, ossa_lane_path path, int width, int char
     rj.additive_count = ADDITIVE;
     rj.rest_pose = rest;
     rj.joint_count = joints;
-    rj.instance_count = characters;
+    rj.character_count = characters;
     rj.threshold = 0.3f;
     rj.output = ref_out;
     rj.output_count = (int)n;
@@ -96,7 +96,7 @@ static void check_blending(ts_rng *rng, ossa_lane_path path, int width, int char
                 worst = d;
         }
     if (!(worst <= BLEND_TOLERANCE))
-        fprintf(stderr, "blending %s w%d n%d: worst %.3g\n", ossa_lane_path_name(path), width,
+        fprintf(stderr, "blending %s w%d n%d: worst %.3g\n", ossa_simd_path_name(path), width,
                 characters, worst);
     CHECK(worst <= BLEND_TOLERANCE);
     for (int l = 0; l < LAYERS + ADDITIVE; ++l) {
@@ -114,14 +114,14 @@ static void check_blending(ts_rng *rng, ossa_lane_path path, int width, int char
 TEST(lane_blending_matches_reference_with_masks_threshold_and_additive)
 {
     ts_rng rng = ts_rng_make(21);
-    for (int p = OSSA_LANE_PORTABLE; p < OSSA_LANE_PATH_COUNT; ++p)
-        if (ossa_lane_path_supported((ossa_lane_path)p))
+    for (int p = OSSA_SIMD_PORTABLE; p < OSSA_SIMD_PATH_COUNT; ++p)
+        if (ossa_simd_path_supported((ossa_simd_path)p))
             for (size_t w = 0; w < sizeof widths / sizeof widths[0]; ++w) {
                 const int width = widths[w];
-                check_blending(&rng, (ossa_lane_path)p, width, 1, 13);
-                check_blending(&rng, (ossa_lane_path)p, width, width - 1, 7);
-                check_blending(&rng, (ossa_lane_path)p, width, width, 19);
-                check_blending(&rng, (ossa_lane_path)p, width, 2 * width + 5, 5);
+                check_blending(&rng, (ossa_simd_path)p, width, 1, 13);
+                check_blending(&rng, (ossa_simd_path)p, width, width - 1, 7);
+                check_blending(&rng, (ossa_simd_path)p, width, width, 19);
+                check_blending(&rng, (ossa_simd_path)p, width, 2 * width + 5, 5);
             }
 }
 

@@ -9,7 +9,7 @@
 #include "test_support.h"
 #include "utest.h"
 
-static void check_hierarchy(ts_rng *rng, ossa_lane_path path, int width, int characters,
+static void check_hierarchy(ts_rng *rng, ossa_simd_path path, int width, int characters,
                             int joints, int with_root)
 {
     const size_t n = (size_t)characters * (size_t)joints;
@@ -27,15 +27,15 @@ static void check_hierarchy(ts_rng *rng, ossa_lane_path path, int width, int cha
     rj.joint_count = joints;
     rj.local = local;
     rj.local_count = (int)n;
-    rj.instance_count = characters;
+    rj.character_count = characters;
     rj.root = with_root ? root : NULL;
     rj.root_count = characters;
     rj.model = ref;
     rj.model_count = (int)n;
     CHECK_RESULT(ossa_local_to_model_job_run(&rj), OSSA_OK);
 
-    const size_t pose_floats = ossa_lane_pose_floats(joints, characters, width);
-    const size_t model_floats = ossa_lane_model_floats(joints, characters, width);
+    const int pose_floats = ossa_lane_pose_floats(joints, characters, width);
+    const int model_floats = ossa_lane_model_floats(joints, characters, width);
     float *lane_local = lane_alloc(pose_floats), *lane_model = lane_alloc(model_floats);
     pack_poses(local, characters, joints, width, lane_local);
     ossa_lane_local_to_model_job lj = {0};
@@ -72,7 +72,7 @@ static void check_hierarchy(ts_rng *rng, ossa_lane_path path, int width, int cha
         }
     if (!(worst <= 2.0 * ref_worst + MODEL_TOLERANCE))
         fprintf(stderr, "local->model %s w%d n%d: worst %.3g, reference's %.3g\n",
-                ossa_lane_path_name(path), width, characters, worst, ref_worst);
+                ossa_simd_path_name(path), width, characters, worst, ref_worst);
     CHECK(worst <= 2.0 * ref_worst + MODEL_TOLERANCE);
     free(exact);
 
@@ -98,7 +98,7 @@ static void check_hierarchy(ts_rng *rng, ossa_lane_path path, int width, int cha
     rp.skin_joint = skin;
     rp.inverse_bind = ib;
     rp.skin_joint_count = skins;
-    rp.instance_count = characters;
+    rp.character_count = characters;
     rp.palette = ref_pal;
     rp.palette_count = characters * skins;
     CHECK_RESULT(ossa_palette_job_run(&rp), OSSA_OK);
@@ -158,6 +158,29 @@ static void check_hierarchy(ts_rng *rng, ossa_lane_path path, int width, int cha
     for (int c = 0; c < characters; ++c)
         CHECK(memcmp(outputs[c], model_aos + (size_t)c * (size_t)joints,
                      sizeof(ossa_mat34) * (size_t)joints) == 0);
+
+    /* the pose-out job: the model transforms, contiguous and per character */
+    ossa_lane_pose_out_job po = {0};
+    po.model = lane_model;
+    po.model_count = model_floats;
+    po.joint_count = joints;
+    po.character_count = characters;
+    po.width = width;
+    po.path = path;
+    memset(models, 0, sizeof(ossa_mat34) * n);
+    po.poses = models;
+    po.pose_count = (int)n;
+    CHECK_RESULT(ossa_lane_pose_out_job_run(&po), OSSA_OK);
+    CHECK(memcmp(models, model_aos, sizeof(ossa_mat34) * n) == 0);
+    memset(scattered, 0, sizeof(ossa_mat34) * n);
+    po.poses = NULL;
+    po.pose_count = 0;
+    po.outputs = outputs;
+    po.stream_output = true;
+    CHECK_RESULT(ossa_lane_pose_out_job_run(&po), OSSA_OK);
+    for (int c = 0; c < characters; ++c)
+        CHECK(memcmp(outputs[c], model_aos + (size_t)c * (size_t)joints,
+                     sizeof(ossa_mat34) * (size_t)joints) == 0);
     free(outputs);
     free(scattered);
 
@@ -178,14 +201,14 @@ static void check_hierarchy(ts_rng *rng, ossa_lane_path path, int width, int cha
 TEST(lane_local_to_model_and_palette_match_reference)
 {
     ts_rng rng = ts_rng_make(31);
-    for (int p = OSSA_LANE_PORTABLE; p < OSSA_LANE_PATH_COUNT; ++p)
-        if (ossa_lane_path_supported((ossa_lane_path)p))
+    for (int p = OSSA_SIMD_PORTABLE; p < OSSA_SIMD_PATH_COUNT; ++p)
+        if (ossa_simd_path_supported((ossa_simd_path)p))
             for (size_t w = 0; w < sizeof widths / sizeof widths[0]; ++w) {
                 const int width = widths[w];
-                check_hierarchy(&rng, (ossa_lane_path)p, width, 1, 40, 0);
-                check_hierarchy(&rng, (ossa_lane_path)p, width, width - 1, 23, 1);
-                check_hierarchy(&rng, (ossa_lane_path)p, width, width, 96, 1);
-                check_hierarchy(&rng, (ossa_lane_path)p, width, 3 * width + 1, 9, 0);
+                check_hierarchy(&rng, (ossa_simd_path)p, width, 1, 40, 0);
+                check_hierarchy(&rng, (ossa_simd_path)p, width, width - 1, 23, 1);
+                check_hierarchy(&rng, (ossa_simd_path)p, width, width, 96, 1);
+                check_hierarchy(&rng, (ossa_simd_path)p, width, 3 * width + 1, 9, 0);
             }
 }
 

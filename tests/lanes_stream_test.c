@@ -1,8 +1,8 @@
-/* lanes_stream_test.c - ossa_lane_palette_job with stream_output: every path
+/* lanes_stream_test.c - ossa_lane_pose_out_job with stream_output: every path
  * and width writes what the lane layout says (model transforms read straight
  * from [batch][joint][component][lane]), to outputs at every 16-byte offset
- * from a cache line, and bit for bit what ordinary stores write (also with
- * skin joints and inverse binds); nothing outside the outputs is touched. */
+ * from a cache line, and bit for bit what ordinary stores write; nothing
+ * outside the outputs is touched. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +16,7 @@ enum { MAX_CHARACTERS = 40, MAX_JOINTS = 23, GUARD = 64 };
 typedef struct fixture {
     int joints, characters, width;
     float *model; /* lane model */
-    size_t model_floats;
+    int model_floats;
     size_t offset; /* bytes from a 64-byte boundary to each output */
     unsigned char *block[MAX_CHARACTERS]; /* GUARD + offset + matrices + GUARD */
     ossa_mat34 *out[MAX_CHARACTERS];
@@ -30,8 +30,8 @@ static void fixture_make(fixture *f, ts_rng *r, int joints, int characters, int 
     f->width = width;
     f->offset = offset;
     f->model_floats = ossa_lane_model_floats(joints, characters, width);
-    f->model = ts_aligned(sizeof(float) * f->model_floats);
-    for (size_t i = 0; i < f->model_floats; ++i)
+    f->model = ts_aligned(sizeof(float) * (size_t)f->model_floats);
+    for (int i = 0; i < f->model_floats; ++i)
         f->model[i] = (float)ts_uniform(r, -4.0, 4.0);
     for (int c = 0; c < characters; ++c) {
         const size_t bytes = GUARD + offset + sizeof(ossa_mat34) * (size_t)outputs + GUARD;
@@ -64,9 +64,9 @@ static bool guards_intact(const fixture *f, int outputs)
     return true;
 }
 
-static ossa_lane_palette_job poses_job(fixture *f, ossa_lane_path path, bool stream)
+static ossa_lane_pose_out_job poses_job(fixture *f, ossa_simd_path path, bool stream)
 {
-    ossa_lane_palette_job job = {0};
+    ossa_lane_pose_out_job job = {0};
     job.model = f->model;
     job.model_count = f->model_floats;
     job.joint_count = f->joints;
@@ -84,8 +84,8 @@ TEST(streamed_poses_are_the_lane_model_at_every_alignment)
     static const int widths[] = {4, 8, 16};
     static const int joint_counts[] = {1, 3, 4, 5, 23};
     int runs = 0;
-    for (int p = OSSA_LANE_AUTO; p < OSSA_LANE_PATH_COUNT; ++p) {
-        if (!ossa_lane_path_supported((ossa_lane_path)p))
+    for (int p = OSSA_SIMD_AUTO; p < OSSA_SIMD_PATH_COUNT; ++p) {
+        if (!ossa_simd_path_supported((ossa_simd_path)p))
             continue;
         for (int wi = 0; wi < 3; ++wi) {
             const int w = widths[wi];
@@ -96,8 +96,8 @@ TEST(streamed_poses_are_the_lane_model_at_every_alignment)
                     fixture f;
                     fixture_make(&f, &r, joint_counts[ji], counts[ci], w, offset,
                                  joint_counts[ji]);
-                    ossa_lane_palette_job job = poses_job(&f, (ossa_lane_path)p, true);
-                    CHECK_RESULT(ossa_lane_palette_job_run(&job), OSSA_OK);
+                    ossa_lane_pose_out_job job = poses_job(&f, (ossa_simd_path)p, true);
+                    CHECK_RESULT(ossa_lane_pose_out_job_run(&job), OSSA_OK);
                     bool equal = true;
                     for (int c = 0; c < f.characters; ++c) {
                         const int b = c / w, l = c % w;
@@ -114,7 +114,7 @@ TEST(streamed_poses_are_the_lane_model_at_every_alignment)
                     }
                     if (!equal)
                         fprintf(stderr, "path %s, width %d, %d characters, %d joints, offset %zu\n",
-                                ossa_lane_path_name((ossa_lane_path)p), w, f.characters,
+                                ossa_simd_path_name((ossa_simd_path)p), w, f.characters,
                                 f.joints, offset);
                     CHECK(equal);
                     CHECK(guards_intact(&f, f.joints));
@@ -127,38 +127,28 @@ TEST(streamed_poses_are_the_lane_model_at_every_alignment)
     CHECK(runs >= 2 * 3 * 4 * 5); /* auto and portable at least */
 }
 
-TEST(streamed_palettes_equal_ordinary_ones_bit_for_bit)
+TEST(streamed_poses_equal_ordinary_ones_bit_for_bit)
 {
     ts_rng r = ts_rng_make(52);
-    enum { JOINTS = 23, SKINS = 13 };
-    uint16_t skin_joint[SKINS];
-    ossa_mat34 inverse_bind[SKINS];
-    for (int k = 0; k < SKINS; ++k) {
-        skin_joint[k] = (uint16_t)ts_int(&r, JOINTS);
-        for (int e = 0; e < 12; ++e)
-            inverse_bind[k].m[e / 4][e % 4] = (float)ts_uniform(&r, -2.0, 2.0);
-    }
-    for (int p = OSSA_LANE_AUTO; p < OSSA_LANE_PATH_COUNT; ++p) {
-        if (!ossa_lane_path_supported((ossa_lane_path)p))
+    enum { JOINTS = 23 };
+    for (int p = OSSA_SIMD_AUTO; p < OSSA_SIMD_PATH_COUNT; ++p) {
+        if (!ossa_simd_path_supported((ossa_simd_path)p))
             continue;
         for (int offset = 0; offset < 64; offset += 16) {
             const int w = ossa_lane_width(), n = 2 * w + 5;
             fixture plain, streamed;
             ts_rng copy = r;
-            fixture_make(&plain, &r, JOINTS, n, w, (size_t)offset, SKINS);
-            fixture_make(&streamed, &copy, JOINTS, n, w, (size_t)offset, SKINS);
+            fixture_make(&plain, &r, JOINTS, n, w, (size_t)offset, JOINTS);
+            fixture_make(&streamed, &copy, JOINTS, n, w, (size_t)offset, JOINTS);
             for (int stream = 0; stream < 2; ++stream) {
                 fixture *f = stream ? &streamed : &plain;
-                ossa_lane_palette_job job = poses_job(f, (ossa_lane_path)p, stream != 0);
-                job.skin_joint = skin_joint;
-                job.inverse_bind = inverse_bind;
-                job.skin_joint_count = SKINS;
-                CHECK_RESULT(ossa_lane_palette_job_run(&job), OSSA_OK);
-                CHECK(guards_intact(f, SKINS));
+                ossa_lane_pose_out_job job = poses_job(f, (ossa_simd_path)p, stream != 0);
+                CHECK_RESULT(ossa_lane_pose_out_job_run(&job), OSSA_OK);
+                CHECK(guards_intact(f, JOINTS));
             }
             bool equal = true;
             for (int c = 0; c < n; ++c)
-                equal &= memcmp(plain.out[c], streamed.out[c], sizeof(ossa_mat34) * SKINS) == 0;
+                equal &= memcmp(plain.out[c], streamed.out[c], sizeof(ossa_mat34) * JOINTS) == 0;
             CHECK(equal);
             fixture_free(&plain);
             fixture_free(&streamed);
@@ -167,4 +157,4 @@ TEST(streamed_palettes_equal_ordinary_ones_bit_for_bit)
 }
 
 UTEST_MAIN(streamed_poses_are_the_lane_model_at_every_alignment,
-           streamed_palettes_equal_ordinary_ones_bit_for_bit)
+           streamed_poses_equal_ordinary_ones_bit_for_bit)

@@ -19,9 +19,9 @@ TEST(lane_jobs_reject_each_missing_or_short_field)
     REQUIRE(ossa_default_character_build(&dc, NULL, &e) == OSSA_OK);
     const ossa_clip *clips[2] = {dc.clips[0], dc.clips[1]};
     const int joints = 96, n = 5, width = 8;
-    const size_t pose = ossa_lane_pose_floats(joints, n, width);
-    const size_t model = ossa_lane_model_floats(joints, n, width);
-    CHECK(pose == (size_t)joints * 10 * 8);
+    const int pose = ossa_lane_pose_floats(joints, n, width);
+    const int model = ossa_lane_model_floats(joints, n, width);
+    CHECK(pose == joints * 10 * 8);
     CHECK(ossa_lane_pose_floats(joints, n, 3) == 0);
     CHECK_INT(ossa_lane_batch_count(17, 8), 3);
     float times[5] = {0, 1, 2, 3, 4};
@@ -35,7 +35,7 @@ TEST(lane_jobs_reject_each_missing_or_short_field)
     s.clip_count = 2;
     CHECK_RESULT(ossa_lane_sampling_job_validate(&s), OSSA_ERR_MISSING_INPUT);
     s.time_s = times;
-    s.time_count = n;
+    s.character_count = n;
     s.width = 3;
     CHECK_RESULT(ossa_lane_sampling_job_validate(&s), OSSA_ERR_BAD_ARGUMENT);
     s.width = width;
@@ -46,9 +46,9 @@ TEST(lane_jobs_reject_each_missing_or_short_field)
     s.clip_index_count = n;
     CHECK_RESULT(ossa_lane_sampling_job_validate(&s), OSSA_ERR_BAD_INDEX); /* index 2 of 2 */
     index[4] = 1;
-    s.path = OSSA_LANE_PATH_COUNT;
+    s.path = OSSA_SIMD_PATH_COUNT;
     CHECK_RESULT(ossa_lane_sampling_job_validate(&s), OSSA_ERR_BAD_ARGUMENT);
-    s.path = OSSA_LANE_AUTO;
+    s.path = OSSA_SIMD_AUTO;
     CHECK_RESULT(ossa_lane_sampling_job_validate(&s), OSSA_ERR_MISSING_OUTPUT);
     s.output = out;
     s.output_count = pose - 1;
@@ -158,8 +158,8 @@ TEST(lane_jobs_give_the_same_bits_for_any_split_of_batches)
         index[c] = (uint16_t)(c % 3);
     }
     const int width = ossa_lane_width(), batches = ossa_lane_batch_count(N, width);
-    const size_t pose = ossa_lane_pose_floats(J, N, width);
-    const size_t model = ossa_lane_model_floats(J, N, width);
+    const int pose = ossa_lane_pose_floats(J, N, width);
+    const int model = ossa_lane_model_floats(J, N, width);
     float *whole[2], *split[2];
     for (int k = 0; k < 2; ++k) {
         whole[k] = lane_alloc(model);
@@ -171,7 +171,7 @@ TEST(lane_jobs_give_the_same_bits_for_any_split_of_batches)
     s.clip_index = index;
     s.clip_index_count = N;
     s.time_s = times;
-    s.time_count = N;
+    s.character_count = N;
     s.output_count = pose;
     ossa_lane_local_to_model_job l = {0};
     l.parents = ossa_skeleton_parents(dc.skeleton);

@@ -80,7 +80,7 @@ static ossa_local_to_model_job matrix_job(const scene *s, ossa_mat34 *model)
     job.joint_count = s->joints;
     job.local = s->local;
     job.local_count = s->joints * s->instances;
-    job.instance_count = s->instances;
+    job.character_count = s->instances;
     job.model = model;
     job.model_count = s->joints * s->instances;
     return job;
@@ -94,7 +94,7 @@ static ossa_local_to_model_qvs_job qvs_job(const scene *s, ossa_qvs *model)
     job.joint_count = s->joints;
     job.local = s->local;
     job.local_count = s->joints * s->instances;
-    job.instance_count = s->instances;
+    job.character_count = s->instances;
     job.model = model;
     job.model_count = s->joints * s->instances;
     return job;
@@ -295,12 +295,12 @@ TEST(local_to_model_writes_only_its_instance_range)
     memset(model, 0xFF, sizeof *model * count); /* NaN everywhere */
     memset(qvs, 0xFF, sizeof *qvs * count);
     ossa_local_to_model_job job = matrix_job(&s, model);
-    job.instance_begin = 1;
-    job.instance_end = 3;
+    job.character_begin = 1;
+    job.character_end = 3;
     CHECK_RESULT(ossa_local_to_model_job_run(&job), OSSA_OK);
     ossa_local_to_model_qvs_job qjob = qvs_job(&s, qvs);
-    qjob.instance_begin = 1;
-    qjob.instance_end = 3;
+    qjob.character_begin = 1;
+    qjob.character_end = 3;
     CHECK_RESULT(ossa_local_to_model_qvs_job_run(&qjob), OSSA_OK);
     ossa_local_to_model_job fj = matrix_job(&s, full);
     REQUIRE(ossa_local_to_model_job_run(&fj) == OSSA_OK);
@@ -336,8 +336,8 @@ TEST(local_to_model_writes_only_its_instance_range)
         job.joint_count = 3;                                                                  \
         CHECK_RESULT(validate(&job), OSSA_ERR_MISSING_INPUT); /* local */                     \
         job.local = local;                                                                    \
-        CHECK_RESULT(validate(&job), OSSA_ERR_INPUT_TOO_SMALL); /* instance_count 0 */        \
-        job.instance_count = 2;                                                               \
+        CHECK_RESULT(validate(&job), OSSA_ERR_INPUT_TOO_SMALL); /* character_count 0 */        \
+        job.character_count = 2;                                                               \
         job.local_count = 5;                                                                  \
         CHECK_RESULT(validate(&job), OSSA_ERR_INPUT_TOO_SMALL); /* short local */             \
         job.local_count = 6;                                                                  \
@@ -347,18 +347,18 @@ TEST(local_to_model_writes_only_its_instance_range)
         CHECK_RESULT(validate(&job), OSSA_ERR_OUTPUT_TOO_SMALL);                              \
         job.model_count = 6;                                                                  \
         CHECK_RESULT(validate(&job), OSSA_OK);                                                \
-        job.instance_begin = -1;                                                              \
+        job.character_begin = -1;                                                              \
         CHECK_RESULT(validate(&job), OSSA_ERR_BAD_RANGE);                                     \
-        job.instance_begin = 1;                                                               \
-        job.instance_end = 3;                                                                 \
+        job.character_begin = 1;                                                               \
+        job.character_end = 3;                                                                 \
         CHECK_RESULT(validate(&job), OSSA_ERR_BAD_RANGE);                                     \
-        job.instance_begin = 2;                                                               \
-        job.instance_end = 1;                                                                 \
+        job.character_begin = 2;                                                               \
+        job.character_end = 1;                                                                 \
         CHECK_RESULT(validate(&job), OSSA_ERR_BAD_RANGE);                                     \
-        job.instance_begin = 1;                                                               \
-        job.instance_end = 1; /* empty range: valid, writes nothing */                        \
+        job.character_begin = 1;                                                               \
+        job.character_end = 1; /* empty range: valid, writes nothing */                        \
         CHECK_RESULT(validate(&job), OSSA_OK);                                                \
-        job.instance_begin = job.instance_end = 0;                                            \
+        job.character_begin = job.character_end = 0;                                            \
         job.root = root_array;                                                                \
         job.root_count = 1;                                                                   \
         CHECK_RESULT(validate(&job), OSSA_ERR_INPUT_TOO_SMALL); /* short root */              \

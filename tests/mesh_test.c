@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
+#include "blob_layout.h"
 #include "mesh_support.h"
 #include "ossa/ossa.h"
 #include "ossa/pipeline.h"
@@ -119,15 +119,16 @@ static const struct {
     [RESERVED] = {"reserved", OSSA_ERR_BLOB_INVARIANT},
 };
 
-static void corrupt(ossa_mesh *m, corruption c)
+static void corrupt(void *section, corruption c)
 {
-    char *base = (char *)m;
+    tl_mesh *m = section;
+    char *base = (char *)section;
     uint16_t *joints = (uint16_t *)(void *)(base + m->joints_offset);
     float *weights = (float *)(void *)(base + m->weights_offset);
     float *stream = (float *)(void *)(base + m->stream_offset);
-    const uint64_t w3 = ossai_mesh_weights_before(m->group_counts, 3); /* first 3-influence */
+    const uint64_t w3 = tl_mesh_weights_before(m->group_counts, 3); /* first 3-influence */
     switch (c) {
-    case JOINT_OUT_OF_RANGE: joints[ossai_mesh_joints_before(m->group_counts, 2) + 1] = 10; break;
+    case JOINT_OUT_OF_RANGE: joints[tl_mesh_joints_before(m->group_counts, 2) + 1] = 10; break;
     case WEIGHT_NAN: weights[0] = NAN; break;
     case WEIGHT_ABOVE_ONE: weights[0] = 1.5f; break;
     case WEIGHTS_NOT_NORMALISED: weights[w3] = 0.7f, weights[w3 + 1] = 0.6f; break;
@@ -150,11 +151,11 @@ static void corrupt(ossa_mesh *m, corruption c)
     case STREAM_MISALIGNED: m->stream_offset += 16; break;
     case STREAM_PAST_END: m->stream_offset = m->bytes - 64; break;
     case WEIGHTS_PAST_END: m->weights_offset = m->bytes - 4; break;
-    case BAD_TAG: m->tag = OSSAI_TAG_CLIP; break;
+    case BAD_TAG: m->tag = TL_TAG('C', 'L', 'I', 'P'); break;
     case BAD_BYTES: m->bytes += 64; break;
     case BAD_STRIDE: m->stride = 32; break;
     case UNKNOWN_FLAGS: m->flags |= 0x100; break;
-    case UVS_WITHOUT_FLAG: m->flags &= ~OSSAI_MESH_HAS_UVS; break;
+    case UVS_WITHOUT_FLAG: m->flags &= ~TL_MESH_HAS_UVS; break;
     case NAME_UNTERMINATED: base[m->name_offset + m->name_bytes - 1] = 'x'; break;
     case RESERVED: m->reserved[1] = 1; break;
     default: break;
@@ -187,11 +188,10 @@ TEST(mesh_validation_rejects_each_broken_invariant)
     size_t blob_bytes;
     ossa_error e;
     REQUIRE(ossa_blob_write_memory(&contents, NULL, &blob_data, &blob_bytes, &e) == OSSA_OK);
-    const ossai_section *table =
-        (const ossai_section *)(const void *)((const char *)blob_data + 64);
+    const tl_section *table = TL_CAT(tl_section, blob_data, 64);
     REQUIRE(table[1].kind == OSSA_SECTION_MESH);
     for (int c = 0; c < CORRUPTION_COUNT; ++c) {
-        ossa_mesh *copy = exact_copy(f.mesh, bytes, bytes);
+        void *copy = exact_copy(f.mesh, bytes, bytes);
         corrupt(copy, (corruption)c);
         const ossa_mesh *out = (const ossa_mesh *)copy;
         ossa_result r = ossa_mesh_validate(copy, bytes, f.raw.skeleton, &out, &e);
@@ -204,7 +204,7 @@ TEST(mesh_validation_rejects_each_broken_invariant)
 
         /* Inside a blob, the message says which section. */
         unsigned char *blob = exact_copy(blob_data, blob_bytes, blob_bytes);
-        corrupt((ossa_mesh *)(void *)(blob + table[1].offset), (corruption)c);
+        corrupt(blob + table[1].offset, (corruption)c);
         ossa_blob view;
         CHECK_RESULT(ossa_blob_open(&view, blob, blob_bytes, OSSA_BLOB_SKIP_CHECKSUM, &e),
                      corruptions[c].code);
@@ -223,13 +223,14 @@ TEST(mesh_validation_survives_every_truncation)
     fixture f;
     REQUIRE(fixture_init(&f, 23));
     const size_t bytes = ossa_mesh_bytes(f.mesh);
-    const size_t name_end = f.mesh->name_offset + f.mesh->name_bytes;
+    const tl_mesh *header = (const tl_mesh *)(const void *)f.mesh;
+    const size_t name_end = header->name_offset + header->name_bytes;
     for (size_t len = 0; len < bytes; ++len) {
         /* Exact-size heap copies: reading past len is an ASan error. Both the
          * outer size and the header's own `bytes` shrink. */
         unsigned char *copy = exact_copy(f.mesh, len, len);
-        if (len >= sizeof(ossa_mesh))
-            ((ossa_mesh *)(void *)copy)->bytes = (uint32_t)len;
+        if (len >= sizeof(tl_mesh))
+            ((tl_mesh *)(void *)copy)->bytes = (uint32_t)len;
         ossa_result r = ossa_mesh_validate(copy, len, f.raw.skeleton, NULL, NULL);
         if (len < name_end)
             CHECK(r != OSSA_OK);

@@ -70,7 +70,7 @@ static ossa_palette_job job_of(const palette_setup *p, bool qvs)
     job.skin_joint = p->skin_joint;
     job.inverse_bind = p->inverse_bind;
     job.skin_joint_count = p->skins;
-    job.instance_count = p->instances;
+    job.character_count = p->instances;
     job.palette = p->palette;
     job.palette_count = p->skins * p->instances;
     return job;
@@ -140,8 +140,8 @@ TEST(palette_writes_only_its_instance_range)
     palette_setup p = setup_make(&r, 10, 6, 4);
     memset(p.palette, 0xFF, sizeof *p.palette * 24);
     ossa_palette_job job = job_of(&p, false);
-    job.instance_begin = 1;
-    job.instance_end = 2;
+    job.character_begin = 1;
+    job.character_end = 2;
     CHECK_RESULT(ossa_palette_job_run(&job), OSSA_OK);
     int wrong = 0;
     for (int i = 0; i < 24; ++i)
@@ -172,7 +172,7 @@ TEST(palette_validity_table)
     CHECK_RESULT(ossa_palette_job_validate(&job), OSSA_ERR_INPUT_TOO_SMALL); /* joints */
     job.joint_count = 2;
     CHECK_RESULT(ossa_palette_job_validate(&job), OSSA_ERR_INPUT_TOO_SMALL); /* instances */
-    job.instance_count = 2;
+    job.character_count = 2;
     job.model_count = 3;
     CHECK_RESULT(ossa_palette_job_validate(&job), OSSA_ERR_INPUT_TOO_SMALL); /* short model */
     job.model_count = 4;
@@ -191,15 +191,15 @@ TEST(palette_validity_table)
     skin_joint[2] = 2;
     CHECK_RESULT(ossa_palette_job_validate(&job), OSSA_ERR_BAD_INDEX);
     skin_joint[2] = 1;
-    job.instance_begin = -1;
+    job.character_begin = -1;
     CHECK_RESULT(ossa_palette_job_validate(&job), OSSA_ERR_BAD_RANGE);
-    job.instance_begin = 0;
-    job.instance_end = 3;
+    job.character_begin = 0;
+    job.character_end = 3;
     CHECK_RESULT(ossa_palette_job_validate(&job), OSSA_ERR_BAD_RANGE);
-    job.instance_begin = 2;
-    job.instance_end = 1;
+    job.character_begin = 2;
+    job.character_end = 1;
     CHECK_RESULT(ossa_palette_job_validate(&job), OSSA_ERR_BAD_RANGE);
-    job.instance_begin = job.instance_end = 0;
+    job.character_begin = job.character_end = 0;
     job.model = NULL;
     job.model_qvs = model_qvs;
     CHECK_RESULT(ossa_palette_job_validate(&job), OSSA_OK);

@@ -109,7 +109,7 @@ static inline ossa_mat34 *palettes(const ossa_default_character *c, const char *
     s.clips = &chosen;
     s.clip_count = 1;
     s.time_s = times;
-    s.time_count = count;
+    s.character_count = count;
     s.output = local;
     s.output_count = joints * count;
     ossa_local_to_model_job l = {0};
@@ -117,7 +117,7 @@ static inline ossa_mat34 *palettes(const ossa_default_character *c, const char *
     l.joint_count = joints;
     l.local = local;
     l.local_count = joints * count;
-    l.instance_count = count;
+    l.character_count = count;
     l.model = model;
     l.model_count = joints * count;
     ossa_palette_job p = {0};
@@ -127,7 +127,7 @@ static inline ossa_mat34 *palettes(const ossa_default_character *c, const char *
     p.skin_joint = ossa_mesh_skin_joints(mesh);
     p.inverse_bind = ossa_mesh_inverse_binds(mesh);
     p.skin_joint_count = skins;
-    p.instance_count = count;
+    p.character_count = count;
     p.palette = out;
     p.palette_count = skins * count;
     if (ossa_sampling_job_run(&s) || ossa_local_to_model_job_run(&l) || ossa_palette_job_run(&p))

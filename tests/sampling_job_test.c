@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
+#include "blob_layout.h"
 #include "ossa/ossa.h"
 #include "ossa/pipeline.h"
 #include "test_support.h"
@@ -69,12 +69,13 @@ static const ossa_transform *key(const clip_fixture *f, int frame, int joint)
 /* The stored frame value of a joint, straight from the clip's bytes. */
 static ossa_transform stored(const ossa_clip *clip, int frame, int joint)
 {
-    const float *row = ossai_clip_frames(clip) + (size_t)frame * ossai_clip_frame_floats(clip);
-    const uint32_t s = clip->joint_stride;
-    ossa_transform t = {{row[OSSAI_TX * s + joint], row[OSSAI_TY * s + joint], row[OSSAI_TZ * s + joint]},
-                        {row[OSSAI_QX * s + joint], row[OSSAI_QY * s + joint],
-                         row[OSSAI_QZ * s + joint], row[OSSAI_QW * s + joint]},
-                        {row[OSSAI_SX * s + joint], row[OSSAI_SY * s + joint], row[OSSAI_SZ * s + joint]}};
+    const tl_clip *h = (const tl_clip *)(const void *)clip; /* the documented header */
+    const float *row = TL_CAT(float, clip, h->frames_offset) + (size_t)frame * TL_COMPONENTS * h->joint_stride;
+    const uint32_t s = h->joint_stride;
+    ossa_transform t = {{row[TL_TX * s + joint], row[TL_TY * s + joint], row[TL_TZ * s + joint]},
+                        {row[TL_QX * s + joint], row[TL_QY * s + joint],
+                         row[TL_QZ * s + joint], row[TL_QW * s + joint]},
+                        {row[TL_SX * s + joint], row[TL_SY * s + joint], row[TL_SZ * s + joint]}};
     return t;
 }
 
@@ -154,7 +155,7 @@ static ossa_sampling_job job_of(const ossa_clip *const *clip, const float *times
     job.clips = clip;
     job.clip_count = 1;
     job.time_s = times;
-    job.time_count = count;
+    job.character_count = count;
     job.output = out;
     job.output_count = count * joints;
     return job;
@@ -434,8 +435,8 @@ TEST(sampling_writes_only_its_instance_range)
     ossa_transform out[15];
     memset(out, 0xFF, sizeof out);
     ossa_sampling_job job = job_of((const ossa_clip *const *)&f.clip, times, 5, out, 3);
-    job.instance_begin = 3;
-    job.instance_end = 5;
+    job.character_begin = 3;
+    job.character_end = 5;
     CHECK_RESULT(ossa_sampling_job_run(&job), OSSA_OK);
     int wrong = 0;
     for (int i = 0; i < 15; ++i)
@@ -492,8 +493,8 @@ TEST(sampling_validity_table)
     clips[1] = f.clip;
     CHECK_RESULT(ossa_sampling_job_validate(&job), OSSA_ERR_MISSING_INPUT); /* time_s */
     job.time_s = times;
-    CHECK_RESULT(ossa_sampling_job_validate(&job), OSSA_ERR_INPUT_TOO_SMALL); /* time_count */
-    job.time_count = 2;
+    CHECK_RESULT(ossa_sampling_job_validate(&job), OSSA_ERR_INPUT_TOO_SMALL); /* character_count */
+    job.character_count = 2;
     CHECK_RESULT(ossa_sampling_job_validate(&job), OSSA_ERR_MISSING_OUTPUT);
     job.output = out;
     job.output_count = 5;
@@ -507,15 +508,15 @@ TEST(sampling_validity_table)
     index[0] = 2;
     CHECK_RESULT(ossa_sampling_job_validate(&job), OSSA_ERR_BAD_INDEX);
     index[0] = 1;
-    job.instance_begin = -1;
+    job.character_begin = -1;
     CHECK_RESULT(ossa_sampling_job_validate(&job), OSSA_ERR_BAD_RANGE);
-    job.instance_begin = 0;
-    job.instance_end = 3;
+    job.character_begin = 0;
+    job.character_end = 3;
     CHECK_RESULT(ossa_sampling_job_validate(&job), OSSA_ERR_BAD_RANGE);
-    job.instance_begin = 2;
-    job.instance_end = 1;
+    job.character_begin = 2;
+    job.character_end = 1;
     CHECK_RESULT(ossa_sampling_job_validate(&job), OSSA_ERR_BAD_RANGE);
-    job.instance_begin = job.instance_end = 0;
+    job.character_begin = job.character_end = 0;
     job.wrap = OSSA_WRAP_COUNT;
     CHECK_RESULT(ossa_sampling_job_validate(&job), OSSA_ERR_BAD_ARGUMENT);
     job.wrap = OSSA_WRAP_PING_PONG;

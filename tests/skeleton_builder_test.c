@@ -197,7 +197,7 @@ static void check_model_matches_recursion(bool breadth_first)
         job.joint_count = n;
         job.local = ossa_skeleton_rest_pose(sk);
         job.local_count = n;
-        job.instance_count = 1;
+        job.character_count = 1;
         job.model = model;
         job.model_count = n;
         CHECK_RESULT(ossa_local_to_model_job_run(&job), OSSA_OK);

@@ -37,7 +37,7 @@ static float *alloc_output(const ossa_mesh *mesh)
 static bool stream;
 
 static ossa_result skin(const ossa_mesh *mesh, const ossa_mat34 *palette, float *out,
-                        ossa_skinning_path path, int begin, int end)
+                        ossa_simd_path path, int begin, int end)
 {
     ossa_skinning_job job = {0};
     job.mesh = mesh;
@@ -74,9 +74,9 @@ static double reference_error(const ts_mesh *m, const ossa_mesh *mesh, const oss
     return worst;
 }
 
-static const ossa_skinning_path all_paths[] = {OSSA_SKINNING_AUTO, OSSA_SKINNING_SCALAR,
-                                               OSSA_SKINNING_SSE, OSSA_SKINNING_AVX2,
-                                               OSSA_SKINNING_AVX512};
+static const ossa_simd_path all_paths[] = {OSSA_SIMD_AUTO, OSSA_SIMD_PORTABLE,
+                                               OSSA_SIMD_SSE, OSSA_SIMD_AVX2,
+                                               OSSA_SIMD_AVX512};
 #define PATH_COUNT ((int)(sizeof all_paths / sizeof all_paths[0]))
 
 TEST(every_path_matches_the_double_precision_reference)
@@ -94,7 +94,7 @@ TEST(every_path_matches_the_double_precision_reference)
         ts_random_palette(&r, palette, o.skin_joints);
         for (int p = 0; p < 2 * PATH_COUNT; ++p) {
             stream = p >= PATH_COUNT;
-            if (!ossa_skinning_path_supported(all_paths[p % PATH_COUNT]))
+            if (!ossa_simd_path_supported(all_paths[p % PATH_COUNT]))
                 continue;
             float *out = alloc_output(mesh);
             CHECK_RESULT(skin(mesh, palette, out, all_paths[p % PATH_COUNT], 0, 0), OSSA_OK);
@@ -102,7 +102,7 @@ TEST(every_path_matches_the_double_precision_reference)
             const double e = reference_error(&m, mesh, palette, out, &w_exact);
             if (!(e <= SKIN_TOLERANCE))
                 fprintf(stderr, "path %s%s, trial %d: relative error %.3g\n",
-                        ossa_skinning_path_name(all_paths[p % PATH_COUNT]),
+                        ossa_simd_path_name(all_paths[p % PATH_COUNT]),
                         stream ? " streaming" : "", trial, e);
             CHECK(e <= SKIN_TOLERANCE);
             CHECK(w_exact);
@@ -116,7 +116,7 @@ TEST(every_path_matches_the_double_precision_reference)
     stream = false;
     CHECK(tested >= 24); /* at least auto and scalar, both ways, every trial */
     fprintf(stderr, "skinning paths on this machine: best %s\n",
-            ossa_skinning_path_name(ossa_skinning_best_path()));
+            ossa_simd_path_name(ossa_simd_best_path()));
 }
 
 TEST(identity_palette_reproduces_the_source_mesh)
@@ -135,7 +135,7 @@ TEST(identity_palette_reproduces_the_source_mesh)
         const int floats = ossa_mesh_skinned_stride(mesh) / 4;
         for (int p = 0; p < 2 * PATH_COUNT; ++p) {
             stream = p >= PATH_COUNT;
-            if (!ossa_skinning_path_supported(all_paths[p % PATH_COUNT]))
+            if (!ossa_simd_path_supported(all_paths[p % PATH_COUNT]))
                 continue;
             float *out = alloc_output(mesh);
             CHECK_RESULT(skin(mesh, palette, out, all_paths[p % PATH_COUNT], 0, 0), OSSA_OK);
@@ -145,7 +145,7 @@ TEST(identity_palette_reproduces_the_source_mesh)
                                                   out + (size_t)v * (size_t)floats, tangents);
             if (!equal)
                 fprintf(stderr, "path %s%s differs from the source mesh\n",
-                        ossa_skinning_path_name(all_paths[p % PATH_COUNT]),
+                        ossa_simd_path_name(all_paths[p % PATH_COUNT]),
                         stream ? " streaming" : "");
             CHECK(equal);
             free(out);
@@ -171,7 +171,7 @@ TEST(vertex_ranges_write_only_their_vertices_and_match_the_whole)
         const size_t stride = (size_t)ossa_mesh_skinned_stride(mesh);
         const size_t bytes = (size_t)o.vertices * stride;
         for (int p = 0; p < PATH_COUNT; ++p) {
-            if (!ossa_skinning_path_supported(all_paths[p]))
+            if (!ossa_simd_path_supported(all_paths[p]))
                 continue;
             stream = false;
             float *whole = alloc_output(mesh);
@@ -204,7 +204,7 @@ TEST(vertex_ranges_write_only_their_vertices_and_match_the_whole)
                 }
                 if (memcmp(whole, pieces, bytes) != 0)
                     fprintf(stderr, "path %s%s, offset %zu: pieces differ from the whole\n",
-                            ossa_skinning_path_name(all_paths[p]), stream ? " streaming" : "",
+                            ossa_simd_path_name(all_paths[p]), stream ? " streaming" : "",
                             offset);
                 CHECK(memcmp(whole, pieces, bytes) == 0);
                 free(base);
@@ -258,13 +258,13 @@ TEST(skinning_job_validity_table)
     CHECK_RESULT(ossa_skinning_job_validate(&job), OSSA_ERR_MISALIGNED);
     job = ok, job.output_bytes = 40 * 32 - 1;
     CHECK_RESULT(ossa_skinning_job_validate(&job), OSSA_ERR_OUTPUT_TOO_SMALL);
-    job = ok, job.path = OSSA_SKINNING_PATH_COUNT;
+    job = ok, job.path = OSSA_SIMD_PATH_COUNT;
     CHECK_RESULT(ossa_skinning_job_validate(&job), OSSA_ERR_BAD_ARGUMENT);
-    job = ok, job.path = (ossa_skinning_path)-1;
+    job = ok, job.path = (ossa_simd_path)-1;
     CHECK_RESULT(ossa_skinning_job_validate(&job), OSSA_ERR_BAD_ARGUMENT);
-    for (int p = OSSA_SKINNING_SCALAR; p < OSSA_SKINNING_PATH_COUNT; ++p) {
-        job = ok, job.path = (ossa_skinning_path)p;
-        CHECK_RESULT(ossa_skinning_job_validate(&job), ossa_skinning_path_supported(job.path)
+    for (int p = OSSA_SIMD_PORTABLE; p < OSSA_SIMD_PATH_COUNT; ++p) {
+        job = ok, job.path = (ossa_simd_path)p;
+        CHECK_RESULT(ossa_skinning_job_validate(&job), ossa_simd_path_supported(job.path)
                                                            ? OSSA_OK
                                                            : OSSA_ERR_UNSUPPORTED);
     }
@@ -274,10 +274,10 @@ TEST(skinning_job_validity_table)
     CHECK(((const unsigned char *)out)[0] == 0xCD);
     CHECK_RESULT(ossa_skinning_job_run(&ok), OSSA_OK);
     CHECK(out[3] == 1.0f);
-    CHECK(ossa_skinning_path_supported(OSSA_SKINNING_SCALAR));
-    CHECK(ossa_skinning_path_supported(ossa_skinning_best_path()));
-    CHECK(!ossa_skinning_path_supported(OSSA_SKINNING_PATH_COUNT));
-    CHECK(strcmp(ossa_skinning_path_name(OSSA_SKINNING_AVX512), "avx512") == 0);
+    CHECK(ossa_simd_path_supported(OSSA_SIMD_PORTABLE));
+    CHECK(ossa_simd_path_supported(ossa_simd_best_path()));
+    CHECK(!ossa_simd_path_supported(OSSA_SIMD_PATH_COUNT));
+    CHECK(strcmp(ossa_simd_path_name(OSSA_SIMD_AVX512), "avx512") == 0);
     free(out);
     free(palette);
     ossa_mesh_free(mesh, NULL);
@@ -376,7 +376,7 @@ TEST(bench_threads_give_identical_output)
         /* Some steps have their own buffer: clear both, compare the step's. */
         memset(crowd.outputs, 0, bytes);
         memset(crowd.stream_outputs, 0, bytes);
-        skin_crowd_run(&crowd, (skin_step)step, OSSA_SKINNING_AUTO, 1);
+        skin_crowd_run(&crowd, (skin_step)step, OSSA_SIMD_AUTO, 1);
         memcpy(first, skin_crowd_output(&crowd, 0), bytes);
         bool written = false; /* the step wrote where it is compared */
         for (size_t i = 0; i < bytes; ++i)
@@ -385,7 +385,7 @@ TEST(bench_threads_give_identical_output)
         for (int threads = 2; threads <= 4; ++threads) {
             memset(crowd.outputs, 0, bytes);
             memset(crowd.stream_outputs, 0, bytes);
-            skin_crowd_run(&crowd, (skin_step)step, OSSA_SKINNING_AUTO, threads);
+            skin_crowd_run(&crowd, (skin_step)step, OSSA_SIMD_AUTO, threads);
             CHECK(memcmp(first, skin_crowd_output(&crowd, 0), bytes) == 0);
         }
     }

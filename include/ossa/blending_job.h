@@ -1,6 +1,6 @@
 /* ossa/blending_job.h - N weighted local poses -> one local pose (stage 2).
  *
- * For each instance and joint, with w_l = layer weight * joint mask:
+ * For each character and joint, with w_l = layer weight * joint mask:
  * - normal layers are averaged: translation and scale by weight, rotations
  *   summed (each on the running sum's hemisphere) and renormalised;
  * - when the summed weight of a joint is below `threshold`, the rest pose
@@ -23,19 +23,19 @@ extern "C" {
 #endif
 
 typedef struct ossa_blend_layer {
-    /* Instance i's pose is pose[i * joint_count + j]; pose_count elements. */
+    /* Character i's pose is pose[i * joint_count + j]; pose_count elements. */
     const ossa_transform *pose;
     int pose_count;
-    /* Per-instance weight in [0, 1]; NULL means every instance uses `weight`. */
+    /* Per-character weight in [0, 1]; NULL means every character uses `weight`. */
     const float *weights;
     int weight_count;
     float weight;
     /* Optional per-joint mask in [0, 1] multiplying the weight (joint_count
-     * elements, shared by all instances); NULL means 1 for every joint. */
+     * elements, shared by all characters); NULL means 1 for every joint. */
     const float *joint_mask;
     int joint_mask_count;
     /* Additive layers only: the pose the additive pose is a difference from
-     * (joint_count elements, shared by all instances). NULL means the rest pose. */
+     * (joint_count elements, shared by all characters). NULL means the rest pose. */
     const ossa_transform *reference;
     int reference_count;
 } ossa_blend_layer;
@@ -48,14 +48,14 @@ typedef struct ossa_blending_job {
     /* The skeleton's rest pose: joint_count elements. Required. */
     const ossa_transform *rest_pose;
     int joint_count;
-    /* Instances in the layers' poses and the output. Required, >= 1. */
-    int instance_count;
-    /* Instances to process: [instance_begin, instance_end). 0, 0 means all. */
-    int instance_begin;
-    int instance_end;
+    /* Characters in the layers' poses and the output. Required, >= 1. */
+    int character_count;
+    /* Characters to process: [character_begin, character_end). 0, 0 means all. */
+    int character_begin;
+    int character_end;
     /* Summed weight below which the rest pose fills in. 0 means 0.1. */
     float threshold;
-    /* instance_count * joint_count elements. */
+    /* character_count * joint_count elements. */
     ossa_transform *output;
     int output_count;
 } ossa_blending_job;

@@ -35,7 +35,9 @@
  * model while it is in cache: palette[k] = world pose[skin_joints[k]] *
  * inverse_binds[k], what ossa_skinning_job reads (so skinned vertices come
  * out in world space). Active skinned characters are slots
- * [0, ossa_crowd_skinned_count). */
+ * [0, ossa_crowd_skinned_count); with a mesh, the update then skins each of
+ * them straight from its palette into the skin output (slot s at
+ * vertices + s * character_stride), while the palette is in cache. */
 #ifndef OSSA_CROWD_H
 #define OSSA_CROWD_H
 
@@ -46,6 +48,7 @@
 #include "clip.h"
 #include "lanes.h"
 #include "math.h"
+#include "mesh.h"
 #include "particles.h"
 #include "result.h"
 #include "skeleton.h"
@@ -75,7 +78,7 @@ typedef struct ossa_crowd_desc {
     int clip_count;
     int capacity;                    /* most characters alive at once, >= 1 */
     int width;                       /* lanes per batch; 0 means ossa_lane_width() */
-    ossa_lane_path path;             /* default OSSA_LANE_AUTO */
+    ossa_simd_path path;             /* default OSSA_SIMD_AUTO */
     /* Joints whose footfalls are reported, by name. NULL means "foot_l" and
      * "foot_r" when the skeleton has them (the default character does), else
      * none. A name the skeleton lacks is an error. */
@@ -84,9 +87,15 @@ typedef struct ossa_crowd_desc {
     /* A footfall is a foot going below this height above its character's
      * root. 0 means 1.25 x the foot's height in the rest pose. */
     float foot_contact_height;
-    /* Skinning, optional (0: none): skin joint k binds skeleton joint
-     * skin_joints[k] with inverse bind matrix inverse_binds[k] - e.g.
-     * ossa_mesh_skin_joints / ossa_mesh_inverse_binds. Both are copied. */
+    /* Skinning, optional. The mesh the skinned characters wear: with it,
+     * ossa_crowd_update also skins them into the buffer given by
+     * ossa_crowd_set_skin_output. It must outlive the crowd. Its skin joints
+     * and inverse binds are the skin unless skin_joints is set. */
+    const ossa_mesh *mesh;
+    /* The skin without (or instead of) a mesh - palettes only (0: the
+     * mesh's, or none): skin joint k binds skeleton joint skin_joints[k]
+     * with inverse bind matrix inverse_binds[k]. Both are copied; with a
+     * mesh, skin_joint_count must be the mesh's. */
     const uint16_t *skin_joints;
     const ossa_mat34 *inverse_binds;
     int skin_joint_count;
@@ -206,6 +215,33 @@ size_t ossa_crowd_scratch_size(const ossa_crowd *crowd);
  * with its own scratch. */
 ossa_result ossa_crowd_update(ossa_crowd *crowd, int batch_begin, int batch_end, void *scratch,
                               size_t scratch_bytes);
+/* Where the skinned characters' vertices go (the crowd needs a mesh): each
+ * update writes skinned slot s (0 <= s < ossa_crowd_skinned_count) at
+ * vertices + s * character_stride, in the mesh's skinned-stream layout
+ * (ossa_mesh_skinned_stride bytes per vertex, in the mesh's runtime vertex
+ * order, which ossa_mesh_indices refers to) - a buffer of the caller's, or a
+ * mapped GPU buffer. The output stays set across frames until changed; a zeroed one
+ * (vertices NULL) turns skinning off. */
+typedef struct ossa_crowd_skin_output {
+    void *vertices;          /* 16-byte aligned (64: whole cache lines) */
+    size_t vertices_bytes;   /* >= skinned characters x character_stride */
+    /* Bytes from one skinned character's vertices to the next: at least the
+     * mesh's vertex_count x ossa_mesh_skinned_stride, a multiple of 16. */
+    size_t character_stride;
+    ossa_simd_path path;     /* skinning path, default OSSA_SIMD_AUTO */
+    /* Non-temporal stores (ossa_skinning_job.stream_output): right for
+     * vertices on their way to the GPU, which this core does not read. */
+    bool stream_output;
+} ossa_crowd_skin_output;
+
+/* Sets the skin output: OSSA_ERR_BAD_ARGUMENT without a mesh,
+ * OSSA_ERR_MISALIGNED, OSSA_ERR_OUTPUT_TOO_SMALL for a stride below the
+ * mesh's vertex bytes, OSSA_ERR_UNSUPPORTED for a path this machine cannot
+ * run. An update whose skinned characters do not fit in vertices_bytes
+ * fails with OSSA_ERR_OUTPUT_TOO_SMALL before it changes anything. Not
+ * thread-safe (call it between frames, or between begin_frame and update). */
+ossa_result ossa_crowd_set_skin_output(ossa_crowd *crowd, const ossa_crowd_skin_output *output);
+
 /* Gathers the frame's footfalls in batch order. Not thread-safe. */
 ossa_result ossa_crowd_end_frame(ossa_crowd *crowd);
 
@@ -217,6 +253,7 @@ typedef enum ossa_crowd_stage {
     OSSA_CROWD_STAGE_LOCAL_TO_MODEL, /* walk the hierarchy, placement as root */
     OSSA_CROWD_STAGE_POSE_OUT,       /* write the world poses; footfalls */
     OSSA_CROWD_STAGE_PALETTE,        /* palettes (batches with skinned characters) */
+    OSSA_CROWD_STAGE_SKIN,           /* skinning them (with a mesh and a skin output) */
     OSSA_CROWD_STAGE_DONE,           /* the batch is finished */
     OSSA_CROWD_STAGE_COUNT
 } ossa_crowd_stage;

@@ -16,20 +16,20 @@
  * first character, so they hold valid numbers, and nothing is ever written
  * for a character that does not exist.
  *
- * The four lane jobs mirror the reference jobs they are tested against
+ * The lane jobs mirror the reference jobs they are tested against
  * (ossa_sampling_job, ossa_blending_job, ossa_local_to_model_job,
  * ossa_palette_job): same meaning, same defaults, and the same results up
  * to float rounding (the lane code may use FMA and sums in a different
- * order; tests/lanes_test_support.h states the tolerances). The palette job
- * is where lanes end: it writes ordinary per-character matrices (skinning
- * palettes, or the model transforms themselves) that skinning and the rest of
- * a game read.
+ * order; tests/lanes_test_support.h states the tolerances). Lanes end in the
+ * palette job (skinning palettes, which skinning reads per character) and
+ * the pose-out job (each character's joint transforms, for the rest of a
+ * game): both write ordinary per-character matrices.
  *
- * Paths: portable C (still lane-shaped), SSE, AVX2 and AVX-512, chosen at run
- * time (OSSA_LANE_AUTO: the widest this CPU runs whose vectors fit in W);
- * building with OSSA_NO_SIMD, or the environment variable
- * OSSA_SIMD=none|sse|avx2, limits the choice. Any W works on any path: a path
- * narrower than W processes the batch in several vectors.
+ * Paths (ossa/simd.h): portable C (still lane-shaped), SSE, AVX2 and AVX-512,
+ * chosen at run time (OSSA_SIMD_AUTO: the widest this CPU runs whose vectors
+ * fit in W); building with OSSA_NO_SIMD, or the environment variable
+ * OSSA_SIMD, limits the choice. Any W works on any path: a path narrower
+ * than W processes the batch in several vectors.
  *
  * Memory: the caller owns every buffer; the jobs allocate nothing, hold no
  * state and may run on disjoint batch ranges of one output from different
@@ -45,6 +45,7 @@
 #include "clip.h"
 #include "math.h"
 #include "result.h"
+#include "simd.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -55,33 +56,19 @@ extern "C" {
 /* The widest batch: W is 4, 8 or 16. */
 #define OSSA_LANE_MAX_WIDTH 16
 
-typedef enum ossa_lane_path {
-    OSSA_LANE_AUTO = 0,  /* default: the widest path this CPU (and build) runs */
-    OSSA_LANE_PORTABLE,  /* plain C over 4-float vectors */
-    OSSA_LANE_SSE,       /* SSE4.2, 4 lanes per vector */
-    OSSA_LANE_AVX2,      /* AVX2 + FMA, 8 lanes per vector */
-    OSSA_LANE_AVX512,    /* AVX-512 F/VL/BW/DQ, 16 lanes per vector */
-    OSSA_LANE_PATH_COUNT
-} ossa_lane_path;
-
-/* ---- sizes and paths ---- */
+/* ---- sizes ---- */
 
 /* The batch width W this machine runs best: 16 with AVX-512, 8 with AVX2,
  * else 4. Size lane buffers with it (jobs take it as `width`, 0 meaning this). */
 int ossa_lane_width(void);
-/* The path OSSA_LANE_AUTO resolves to on this machine (for W = 16). */
-ossa_lane_path ossa_lane_best_path(void);
-/* Whether this machine and build can run a path. */
-bool ossa_lane_path_supported(ossa_lane_path path);
-/* "auto", "portable", "sse", "avx2", "avx512". */
-const char *ossa_lane_path_name(ossa_lane_path path);
 /* Batches for character_count characters: ceil(character_count / width);
  * 0 for a width that is not 4, 8 or 16 (after 0 -> ossa_lane_width()). */
 int ossa_lane_batch_count(int character_count, int width);
 /* Floats in a lane pose / lane model buffer for that many characters
- * (batch_count * joint_count * components * width); 0 on a bad argument. */
-size_t ossa_lane_pose_floats(int joint_count, int character_count, int width);
-size_t ossa_lane_model_floats(int joint_count, int character_count, int width);
+ * (batch_count * joint_count * components * width); 0 on a bad argument or
+ * when the count would not fit in an int (every count is an int). */
+int ossa_lane_pose_floats(int joint_count, int character_count, int width);
+int ossa_lane_model_floats(int joint_count, int character_count, int width);
 
 /* ---- stage 1: sample clips into a lane pose ---- */
 
@@ -95,19 +82,20 @@ typedef struct ossa_lane_sampling_job {
     /* Per character: index into clips. NULL means every character plays clips[0]. */
     const uint16_t *clip_index;
     int clip_index_count;
-    /* Per character: playhead in seconds, any finite value, wrapped by `wrap`.
-     * character count = time_count. */
+    /* Characters to sample, >= 1. */
+    int character_count;
+    /* Per character (character_count): playhead in seconds, any finite value,
+     * wrapped by `wrap`. */
     const float *time_s;
-    int time_count;
     ossa_wrap wrap;        /* default OSSA_WRAP_LOOP */
     int width;             /* lanes per batch: 4, 8 or 16; 0 means ossa_lane_width() */
     /* Batches to process: [batch_begin, batch_end). 0, 0 means all. */
     int batch_begin;
     int batch_end;
-    ossa_lane_path path;   /* default OSSA_LANE_AUTO */
-    /* Lane pose: ossa_lane_pose_floats(joints, time_count, width) floats. */
+    ossa_simd_path path;   /* default OSSA_SIMD_AUTO */
+    /* Lane pose: ossa_lane_pose_floats(joints, character_count, width) floats. */
     float *output;
-    size_t output_count;
+    int output_count;
 } ossa_lane_sampling_job;
 
 ossa_result ossa_lane_sampling_job_validate(const ossa_lane_sampling_job *job);
@@ -119,7 +107,7 @@ ossa_result ossa_lane_sampling_job_run(const ossa_lane_sampling_job *job);
  * ossa_blend_layer, with the pose in lane layout. */
 typedef struct ossa_lane_blend_layer {
     const float *pose;       /* lane pose, same size as the job's output */
-    size_t pose_count;
+    int pose_count;
     const float *weights;    /* per character, NULL means `weight` for all */
     int weight_count;
     float weight;
@@ -143,9 +131,9 @@ typedef struct ossa_lane_blending_job {
     int batch_begin;                       /* 0, 0 means all batches */
     int batch_end;
     float threshold;                       /* 0 means OSSA_BLEND_DEFAULT_THRESHOLD */
-    ossa_lane_path path;
+    ossa_simd_path path;
     float *output;                         /* lane pose; may not alias a layer */
-    size_t output_count;
+    int output_count;
 } ossa_lane_blending_job;
 
 ossa_result ossa_lane_blending_job_validate(const ossa_lane_blending_job *job);
@@ -159,7 +147,7 @@ typedef struct ossa_lane_local_to_model_job {
     const uint16_t *parents; /* parents[i] < i or OSSA_NO_PARENT. Required. */
     int joint_count;         /* 1..OSSA_MAX_JOINTS */
     const float *local;      /* lane pose */
-    size_t local_count;
+    int local_count;
     int character_count;     /* required, >= 1 */
     /* Optional per-character root transform applied to the roots (model ->
      * world); NULL means identity. */
@@ -168,9 +156,9 @@ typedef struct ossa_lane_local_to_model_job {
     int width;               /* 0 means ossa_lane_width() */
     int batch_begin;         /* 0, 0 means all batches */
     int batch_end;
-    ossa_lane_path path;
+    ossa_simd_path path;
     float *model;            /* lane model: ossa_lane_model_floats(...) floats */
-    size_t model_count;
+    int model_count;
 } ossa_lane_local_to_model_job;
 
 ossa_result ossa_lane_local_to_model_job_validate(const ossa_lane_local_to_model_job *job);
@@ -179,14 +167,13 @@ ossa_result ossa_lane_local_to_model_job_run(const ossa_lane_local_to_model_job 
 /* ---- stage 4: lane model -> per-character matrices ---- */
 
 /* palette[c][k] = model[c][skin_joint[k]] * inverse_bind[k], as
- * ossa_palette_job, written per character: character c's palette is
- * palette[c * skin_joint_count ... + skin_joint_count) (or outputs[c][0 ..
- * skin_joint_count) when `outputs` is set). With skin_joint and
- * inverse_bind both NULL it writes the model transforms themselves
- * (skin_joint_count = joint_count): how lanes hand poses back. */
+ * ossa_palette_job, written per character (where lanes end and skinning,
+ * which reads one character's palette, begins): character c's palette is
+ * palette[c * skin_joint_count ... + skin_joint_count), or outputs[c][0 ..
+ * skin_joint_count) when `outputs` is set. */
 typedef struct ossa_lane_palette_job {
     const float *model;            /* lane model */
-    size_t model_count;
+    int model_count;
     int joint_count;
     int character_count;           /* required, >= 1 */
     /* Skin joint k binds skeleton joint skin_joint[k] (< joint_count); NULL
@@ -199,23 +186,47 @@ typedef struct ossa_lane_palette_job {
     int width;                     /* 0 means ossa_lane_width() */
     int batch_begin;               /* 0, 0 means all batches */
     int batch_end;
-    ossa_lane_path path;
+    ossa_simd_path path;
     ossa_mat34 *palette;           /* character_count * skin_joint_count */
     int palette_count;
     /* Instead of palette: where each character's skin_joint_count matrices
      * go (character_count pointers; only the processed batches' are read),
      * for outputs that are not next to each other. NULL: use palette. */
     ossa_mat34 *const *outputs;
-    /* Write with non-temporal (streaming) stores wherever a store is aligned
-     * to the vector width - all of them when each character's first matrix
-     * is 64-byte aligned: for matrices this core does not read again soon
-     * (world poses handed back to the game), not for palettes that skinning
-     * reads next. Same results either way. Default false. */
-    bool stream_output;
 } ossa_lane_palette_job;
 
 ossa_result ossa_lane_palette_job_validate(const ossa_lane_palette_job *job);
 ossa_result ossa_lane_palette_job_run(const ossa_lane_palette_job *job);
+
+/* ---- pose out: lane model -> each character's joint transforms ---- */
+
+/* Hands the lanes' result back as ordinary per-character matrices: character
+ * c's joint j model transform goes to poses[c * joint_count + j], or to
+ * outputs[c][j] when `outputs` is set - what a game reads for sockets,
+ * attachments or physics. */
+typedef struct ossa_lane_pose_out_job {
+    const float *model;            /* lane model */
+    int model_count;
+    int joint_count;
+    int character_count;           /* required, >= 1 */
+    int width;                     /* 0 means ossa_lane_width() */
+    int batch_begin;               /* 0, 0 means all batches */
+    int batch_end;
+    ossa_simd_path path;
+    ossa_mat34 *poses;             /* character_count * joint_count */
+    int pose_count;
+    /* Instead of poses: where each character's joint_count matrices go
+     * (character_count pointers; only the processed batches' are read). */
+    ossa_mat34 *const *outputs;
+    /* Write with non-temporal (streaming) stores wherever a store is aligned
+     * to the vector width - all of them when each character's first matrix
+     * is 64-byte aligned: for poses this core does not read again soon. Same
+     * results either way. Default false. */
+    bool stream_output;
+} ossa_lane_pose_out_job;
+
+ossa_result ossa_lane_pose_out_job_validate(const ossa_lane_pose_out_job *job);
+ossa_result ossa_lane_pose_out_job_run(const ossa_lane_pose_out_job *job);
 
 #ifdef __cplusplus
 }

@@ -5,7 +5,7 @@
  * - ossa_local_to_model_job: affine 3x4 matrices (any scale) - the reference;
  * - ossa_local_to_model_qvs_job: quaternion, vector and uniform scale; exact
  *   when every local scale is uniform (it uses scale.x).
- * A root transform places each instance; a partial update recomputes one
+ * A root transform places each character; a partial update recomputes one
  * joint and its descendants only. The job holds no state, allocates nothing. */
 #ifndef OSSA_LOCAL_TO_MODEL_JOB_H
 #define OSSA_LOCAL_TO_MODEL_JOB_H
@@ -27,15 +27,15 @@ typedef struct ossa_local_to_model_job {
     /* 1..OSSA_MAX_JOINTS: fewer is OSSA_ERR_INPUT_TOO_SMALL, more
      * OSSA_ERR_BAD_ARGUMENT. */
     int joint_count;
-    /* instance_count * joint_count local transforms. */
+    /* character_count * joint_count local transforms. */
     const ossa_transform *local;
     int local_count;
-    /* Instances in local and model. Required, >= 1. */
-    int instance_count;
-    /* Instances to process: [instance_begin, instance_end). 0, 0 means all. */
-    int instance_begin;
-    int instance_end;
-    /* Optional per-instance root transform applied to the roots (model
+    /* Characters in local and model. Required, >= 1. */
+    int character_count;
+    /* Characters to process: [character_begin, character_end). 0, 0 means all. */
+    int character_begin;
+    int character_end;
+    /* Optional per-character root transform applied to the roots (model
      * space -> world); NULL means identity. */
     const ossa_mat34 *root;
     int root_count;
@@ -44,7 +44,7 @@ typedef struct ossa_local_to_model_job {
      * this pose's values. false (default) updates every joint. */
     bool partial;
     int from_joint;
-    /* instance_count * joint_count matrices. */
+    /* character_count * joint_count matrices. */
     ossa_mat34 *model;
     int model_count;
 } ossa_local_to_model_job;
@@ -59,9 +59,9 @@ typedef struct ossa_local_to_model_qvs_job {
     int joint_count;
     const ossa_transform *local;
     int local_count;
-    int instance_count;
-    int instance_begin;
-    int instance_end;
+    int character_count;
+    int character_begin;
+    int character_end;
     const ossa_qvs *root;
     int root_count;
     bool partial;

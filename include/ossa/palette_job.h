@@ -18,7 +18,7 @@ extern "C" {
 #endif
 
 typedef struct ossa_palette_job {
-    /* Model transforms, instance_count * joint_count: set exactly one. */
+    /* Model transforms, character_count * joint_count: set exactly one. */
     const ossa_mat34 *model;
     const ossa_qvs *model_qvs;
     int model_count;
@@ -27,12 +27,12 @@ typedef struct ossa_palette_job {
     const uint16_t *skin_joint;
     const ossa_mat34 *inverse_bind; /* skin_joint_count matrices */
     int skin_joint_count;
-    /* Instances in model and palette. Required, >= 1. */
-    int instance_count;
-    /* Instances to process: [instance_begin, instance_end). 0, 0 means all. */
-    int instance_begin;
-    int instance_end;
-    /* instance_count * skin_joint_count matrices. */
+    /* Characters in model and palette. Required, >= 1. */
+    int character_count;
+    /* Characters to process: [character_begin, character_end). 0, 0 means all. */
+    int character_begin;
+    int character_end;
+    /* character_count * skin_joint_count matrices. */
     ossa_mat34 *palette;
     int palette_count;
 } ossa_palette_job;

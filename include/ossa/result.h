@@ -22,8 +22,8 @@ extern "C" {
     X(ERR_INPUT_TOO_SMALL, "an input holds fewer elements than the job needs")           \
     X(ERR_MISSING_OUTPUT, "the output pointer is NULL")                                  \
     X(ERR_OUTPUT_TOO_SMALL, "the output holds fewer elements than the job writes")       \
-    X(ERR_BAD_RANGE, "the instance or joint range lies outside the inputs")              \
-    X(ERR_COUNT_MISMATCH, "two inputs disagree on a count (joints, instances)")          \
+    X(ERR_BAD_RANGE, "the character or joint range lies outside the inputs")             \
+    X(ERR_COUNT_MISMATCH, "two inputs disagree on a count (joints, characters)")         \
     X(ERR_BAD_INDEX, "an index is out of range")                                         \
     X(ERR_BAD_VALUE, "a value is out of range or not finite")                            \
     X(ERR_MISALIGNED, "a buffer is not aligned as required")                             \

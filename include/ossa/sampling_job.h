@@ -1,10 +1,10 @@
 /* ossa/sampling_job.h - clip keys at a time -> local pose (stage 1 of the frame).
  *
- * For every instance in [instance_begin, instance_end), maps its playhead
+ * For every character in [character_begin, character_end), maps its playhead
  * through the wrap mode and interpolates the clip's two surrounding frames:
  * translation and scale are lerped, rotation is shortest-arc nlerp (or slerp).
  * At a key's time the result equals the key; STEP tracks hold the earlier key.
- * The job holds no state and allocates nothing: instances with disjoint
+ * The job holds no state and allocates nothing: characters with disjoint
  * outputs may run on different threads. */
 #ifndef OSSA_SAMPLING_JOB_H
 #define OSSA_SAMPLING_JOB_H
@@ -24,23 +24,23 @@ typedef enum ossa_rotation_interp {
 } ossa_rotation_interp;
 
 typedef struct ossa_sampling_job {
-    /* Clips the instances may play; all must have the same joint count. */
+    /* Clips the characters may play; all must have the same joint count. */
     const ossa_clip *const *clips;
     int clip_count;
-    /* Per instance: index into clips. NULL means every instance plays clips[0]. */
+    /* Per character: index into clips. NULL means every character plays clips[0]. */
     const uint16_t *clip_index;
     int clip_index_count;
-    /* Per instance: playhead in seconds, any finite value; wrapped by `wrap`.
-     * instance count = time_count. */
+    /* Per character: playhead in seconds, any finite value; wrapped by `wrap`.
+     * character_count entries. */
     const float *time_s;
-    int time_count;
-    /* Instances to process: [instance_begin, instance_end). 0, 0 means all. */
-    int instance_begin;
-    int instance_end;
+    int character_count;
+    /* Characters to process: [character_begin, character_end). 0, 0 means all. */
+    int character_begin;
+    int character_end;
     ossa_wrap wrap;                       /* default OSSA_WRAP_LOOP */
     ossa_rotation_interp rotation_interp; /* default OSSA_ROTATION_NLERP */
-    /* Output: instance i's pose is output[i * joint_count + j]. Needs
-     * time_count * joint_count elements. */
+    /* Output: character i's pose is output[i * joint_count + j]. Needs
+     * character_count * joint_count elements. */
     ossa_transform *output;
     int output_count;
 } ossa_sampling_job;

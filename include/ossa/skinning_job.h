@@ -5,10 +5,10 @@
  * tangent (w carried through). One specialised loop per influence count, no
  * per-vertex branch. Normals are transformed by the blended matrix itself
  * (exact for rotations and uniform scale) and are not renormalised.
- * Paths: portable C, SSE, AVX2 and AVX-512, chosen at run time from what the
- * CPU supports (OSSA_SKINNING_AUTO); building with OSSA_NO_SIMD, or setting
- * the environment variable OSSA_SIMD=none|sse|avx2, limits the choice. Every
- * path is tested against a double-precision reference.
+ * Paths (ossa/simd.h): portable C, SSE, AVX2 and AVX-512, chosen at run time
+ * from what the CPU supports (OSSA_SIMD_AUTO); building with OSSA_NO_SIMD, or
+ * setting the environment variable OSSA_SIMD, limits the choice. Every path
+ * is tested against a double-precision reference.
  * The job holds no state and allocates nothing; disjoint vertex ranges of one
  * output may run on different threads. */
 #ifndef OSSA_SKINNING_JOB_H
@@ -19,19 +19,11 @@
 #include "math.h"
 #include "mesh.h"
 #include "result.h"
+#include "simd.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-typedef enum ossa_skinning_path {
-    OSSA_SKINNING_AUTO = 0, /* default: the fastest path this CPU supports */
-    OSSA_SKINNING_SCALAR,
-    OSSA_SKINNING_SSE,
-    OSSA_SKINNING_AVX2,
-    OSSA_SKINNING_AVX512,
-    OSSA_SKINNING_PATH_COUNT
-} ossa_skinning_path;
 
 typedef struct ossa_skinning_job {
     const ossa_mesh *mesh; /* required */
@@ -47,7 +39,7 @@ typedef struct ossa_skinning_job {
      * stride. Only the range is written. */
     void *output;
     size_t output_bytes;
-    ossa_skinning_path path; /* default OSSA_SKINNING_AUTO */
+    ossa_simd_path path;     /* default OSSA_SIMD_AUTO */
     /* Write the output with non-temporal (streaming) stores, which go to
      * memory without first reading each cache line in and do not push other
      * data out of the cache. Faster when the output is large and this core
@@ -62,13 +54,6 @@ typedef struct ossa_skinning_job {
 
 ossa_result ossa_skinning_job_validate(const ossa_skinning_job *job);
 ossa_result ossa_skinning_job_run(const ossa_skinning_job *job);
-
-/* The path OSSA_SKINNING_AUTO resolves to on this machine. */
-ossa_skinning_path ossa_skinning_best_path(void);
-/* Whether this machine (and build) can run a path. */
-bool ossa_skinning_path_supported(ossa_skinning_path path);
-/* "scalar", "sse", "avx2", "avx512" ("auto" for OSSA_SKINNING_AUTO). */
-const char *ossa_skinning_path_name(ossa_skinning_path path);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,8 @@
 /* crowd_internal.h - the crowd's storage, shared by crowd_memory.c (its
  * layout and initialisation), crowd.c (entities, characters), crowd_slots.c
- * (buckets and the moves between them) and crowd_frame.c (the per-frame
- * update). */
+ * (buckets and the moves between them), and the frame: crowd_plan.c
+ * (playheads, the plan of batches), crowd_update.c (one batch through every
+ * stage), crowd_skin.c (skinning) and crowd_events.c (footfalls, dust). */
 #ifndef OSSA_CROWD_INTERNAL_H
 #define OSSA_CROWD_INTERNAL_H
 
@@ -37,7 +38,7 @@ typedef struct crowd_column {
 struct ossa_crowd {
     /* description */
     int joint_count, clip_count, capacity, width;
-    ossa_lane_path path;
+    ossa_simd_path path;
     const uint16_t *parents;
     const ossa_transform *rest;
     const ossa_clip **clips; /* clip_count */
@@ -88,6 +89,8 @@ struct ossa_crowd {
     uint16_t *skin_joint;
     ossa_mat34 *inverse_bind;
     ossa_mat34 *palette;
+    const ossa_mesh *mesh;          /* what skinned characters wear, or NULL */
+    ossa_crowd_skin_output skin_out; /* where their vertices go (vertices NULL: nowhere) */
 
     /* instrumentation */
     ossa_crowd_stage_hook stage_hook;
@@ -123,6 +126,22 @@ int ossai_crowd_move(ossa_crowd *c, int slot, int to);
  * gives one character to the emptiest when they differ by more than one.
  * Touches only interval buckets, never BUCKET_SKINNED or BUCKET_INACTIVE. */
 void ossai_crowd_rebalance(ossa_crowd *c, int interval);
+/* ---- the frame's stages, called by crowd_update.c for one batch ---- */
+
+/* The stage hook, when one is set. */
+static inline void ossai_crowd_stage(const ossa_crowd *c, ossa_crowd_stage k)
+{
+    if (c->stage_hook)
+        c->stage_hook(c->stage_hook_user, k);
+}
+/* Footfalls of batch `batch` (slots [first, first + n)) from its lane model. */
+void ossai_crowd_footfalls(ossa_crowd *c, int batch, int first, int n, const float *model);
+/* Skins the batch's skinned characters (slots [first, first + n) below the
+ * skinned count) from their palettes into the skin output. */
+ossa_result ossai_crowd_skin_batch(const ossa_crowd *c, int first, int n);
+/* OSSA_OK when this frame's skinned characters fit in the skin output. */
+ossa_result ossai_crowd_skin_output_fits(const ossa_crowd *c);
+
 /* Swaps two slots' data in every column (and palette) and fixes the entity
  * table. */
 void ossai_crowd_swap_slots(ossa_crowd *c, int a, int b);

@@ -41,6 +41,23 @@ static int find_feet(const ossa_crowd_desc *d, int feet[OSSA_CROWD_MAX_FEET])
     return d->foot_count;
 }
 
+/* The skin: the desc's own skin joints, else the mesh's. */
+static int skin_joint_count(const ossa_crowd_desc *d)
+{
+    return d->skin_joint_count || !d->mesh ? d->skin_joint_count
+                                           : ossa_mesh_skin_joint_count(d->mesh);
+}
+
+static const uint16_t *skin_joints(const ossa_crowd_desc *d)
+{
+    return d->skin_joint_count || !d->mesh ? d->skin_joints : ossa_mesh_skin_joints(d->mesh);
+}
+
+static const ossa_mat34 *inverse_binds(const ossa_crowd_desc *d)
+{
+    return d->skin_joint_count || !d->mesh ? d->inverse_binds : ossa_mesh_inverse_binds(d->mesh);
+}
+
 static ossa_result check_desc(const ossa_crowd_desc *d)
 {
     if (!d || !d->skeleton || !d->clips)
@@ -56,9 +73,9 @@ static ossa_result check_desc(const ossa_crowd_desc *d)
         if (ossa_clip_joint_count(d->clips[k]) != joints)
             return OSSA_ERR_COUNT_MISMATCH;
     }
-    if (!ossa_lane_batch_count(1, d->width) || (unsigned)d->path >= OSSA_LANE_PATH_COUNT)
+    if (!ossa_lane_batch_count(1, d->width) || (unsigned)d->path >= OSSA_SIMD_PATH_COUNT)
         return OSSA_ERR_BAD_ARGUMENT;
-    if (!ossa_lane_path_supported(d->path))
+    if (!ossa_simd_path_supported(d->path))
         return OSSA_ERR_UNSUPPORTED;
     if (d->foot_names && (d->foot_count < 0 || d->foot_count > OSSA_CROWD_MAX_FEET))
         return OSSA_ERR_BAD_ARGUMENT;
@@ -67,14 +84,18 @@ static ossa_result check_desc(const ossa_crowd_desc *d)
         return OSSA_ERR_NOT_FOUND;
     if (!(d->foot_contact_height >= 0.0f) || !isfinite(d->foot_contact_height))
         return OSSA_ERR_BAD_VALUE;
+    const int skins = skin_joint_count(d);
     if (d->skin_joint_count < 0 || d->skinned_capacity < 0 ||
-        d->skinned_capacity > d->capacity || (d->skinned_capacity && !d->skin_joint_count))
+        d->skinned_capacity > d->capacity || (d->skinned_capacity && !skins))
         return OSSA_ERR_BAD_ARGUMENT;
-    if (d->skin_joint_count) {
-        if (!d->skin_joints || !d->inverse_binds)
+    if (d->mesh && d->skin_joint_count && d->skin_joint_count != ossa_mesh_skin_joint_count(d->mesh))
+        return OSSA_ERR_COUNT_MISMATCH;
+    if (skins) {
+        const uint16_t *skin = skin_joints(d);
+        if (!skin || !inverse_binds(d))
             return OSSA_ERR_MISSING_INPUT;
-        for (int k = 0; k < d->skin_joint_count; ++k)
-            if (d->skin_joints[k] >= joints)
+        for (int k = 0; k < skins; ++k)
+            if (skin[k] >= joints)
                 return OSSA_ERR_BAD_INDEX;
     }
     return OSSA_OK;
@@ -83,7 +104,7 @@ static ossa_result check_desc(const ossa_crowd_desc *d)
 /* 0 means capacity, when there is a skin. */
 static int skinned_capacity(const ossa_crowd_desc *d)
 {
-    return !d->skin_joint_count ? 0 : d->skinned_capacity ? d->skinned_capacity : d->capacity;
+    return !skin_joint_count(d) ? 0 : d->skinned_capacity ? d->skinned_capacity : d->capacity;
 }
 
 /* Matrices per world pose: whole cache lines (4 x 48 bytes = 3 x 64). */
@@ -143,7 +164,7 @@ static ossa_crowd *layout(carver *k, const ossa_crowd_desc *d)
     x->batch_footfall = carve(k, batches * (size_t)width * OSSA_CROWD_MAX_FEET,
                               sizeof *x->batch_footfall);
     x->footfall = carve(k, cap * OSSA_CROWD_MAX_FEET, sizeof *x->footfall);
-    const size_t skins = (size_t)d->skin_joint_count;
+    const size_t skins = (size_t)skin_joint_count(d);
     x->skin_joint = carve(k, skins, sizeof *x->skin_joint);
     x->inverse_bind = carve(k, skins, sizeof *x->inverse_bind);
     x->palette = carve(k, (size_t)skinned_capacity(d) * skins, sizeof *x->palette);
@@ -210,11 +231,12 @@ ossa_result ossa_crowd_init(ossa_crowd **out, void *memory, size_t bytes,
         c->generation[i] = 1;
         c->slot_of[i] = -1;
     }
-    c->skin_joint_count = desc->skin_joint_count;
+    c->skin_joint_count = skin_joint_count(desc);
     c->skinned_capacity = skinned_capacity(desc);
+    c->mesh = desc->mesh;
     if (c->skin_joint_count) {
-        memcpy(c->skin_joint, desc->skin_joints, sizeof(uint16_t) * (size_t)c->skin_joint_count);
-        memcpy(c->inverse_bind, desc->inverse_binds,
+        memcpy(c->skin_joint, skin_joints(desc), sizeof(uint16_t) * (size_t)c->skin_joint_count);
+        memcpy(c->inverse_bind, inverse_binds(desc),
                sizeof(ossa_mat34) * (size_t)c->skin_joint_count);
     }
     *out = c;

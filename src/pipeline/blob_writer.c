@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "format.h"
+#include "blob/format.h"
 
 /* Every section header starts with (tag, bytes). */
 static uint32_t section_bytes(const void *section)

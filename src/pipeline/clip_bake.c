@@ -7,8 +7,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "format.h"
-#include "math_internal.h"
+#include "blob/format.h"
+#include "core/math_internal.h"
 #include "raw_curve.h"
 
 #define MIN_AUTO_RATE 24.0

@@ -16,7 +16,7 @@
 #include "default_mesh.h"
 #include "ossa/clip_builder.h"
 #include "ossa/skeleton_builder.h"
-#include "math_internal.h"
+#include "core/math_internal.h"
 
 #define PI 3.14159265358979323846
 #define DEG (PI / 180.0)

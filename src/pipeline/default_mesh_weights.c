@@ -23,7 +23,7 @@ int ossai_mesher_bones(mesher *m, ossa_mat34 *model)
     job.joint_count = n;
     job.local = ossa_skeleton_rest_pose(m->skeleton);
     job.local_count = n;
-    job.instance_count = 1;
+    job.character_count = 1;
     job.model = model;
     job.model_count = n;
     if (ossa_local_to_model_job_run(&job) != OSSA_OK)

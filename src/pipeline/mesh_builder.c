@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
-#include "math_internal.h"
+#include "blob/format.h"
+#include "core/math_internal.h"
 
 #define WEIGHT_SUM_SLACK 1e-3 /* a source sum further than this from 1 is reported */
 

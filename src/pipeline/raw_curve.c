@@ -6,7 +6,7 @@
 #include <float.h>
 #include <math.h>
 
-#include "math_internal.h"
+#include "core/math_internal.h"
 
 typedef ossai_dquat dquat;
 typedef ossai_dvec3 dvec3;

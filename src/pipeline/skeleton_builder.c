@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
-#include "math_internal.h"
+#include "blob/format.h"
+#include "core/math_internal.h"
 
 typedef struct name_ref {
     const char *name;

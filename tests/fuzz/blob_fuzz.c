@@ -28,7 +28,7 @@ static void use(const ossa_blob *blob)
         job.clips = &clip;
         job.clip_count = 1;
         job.time_s = times;
-        job.time_count = 5;
+        job.character_count = 5;
         job.wrap = (ossa_wrap)(c % OSSA_WRAP_COUNT);
         job.output = out;
         job.output_count = n * 5;
@@ -41,7 +41,7 @@ static void use(const ossa_blob *blob)
             l2m.joint_count = n;
             l2m.local = out;
             l2m.local_count = n * 5;
-            l2m.instance_count = 5;
+            l2m.character_count = 5;
             l2m.model = model;
             l2m.model_count = n * 5;
             (void)ossa_local_to_model_job_run(&l2m);
@@ -62,7 +62,7 @@ static void use(const ossa_blob *blob)
             palette[k].m[0][3] = (float)k;
             palette[k].m[1][1] = 1.0f + 0.5f * (float)(k % 3);
         }
-        for (int p = OSSA_SKINNING_AUTO; p < OSSA_SKINNING_PATH_COUNT; ++p) {
+        for (int p = OSSA_SIMD_AUTO; p < OSSA_SIMD_PATH_COUNT; ++p) {
             ossa_skinning_job job;
             memset(&job, 0, sizeof job);
             job.mesh = mesh;
@@ -70,7 +70,7 @@ static void use(const ossa_blob *blob)
             job.palette_count = skins;
             job.output = out;
             job.output_bytes = bytes;
-            job.path = (ossa_skinning_path)p;
+            job.path = (ossa_simd_path)p;
             (void)ossa_skinning_job_run(&job);
         }
         free(palette);

@@ -152,7 +152,7 @@ static void compare_sampling(const ossa_clip *built, const ossa_clip *loaded, in
             job.clips = &built;
             job.clip_count = 1;
             job.time_s = times;
-            job.time_count = 6;
+            job.character_count = 6;
             job.wrap = (ossa_wrap)w;
             job.rotation_interp = (ossa_rotation_interp)interp;
             job.output = a;

@@ -173,8 +173,8 @@ static void print_table(const demo_world *w, const demo_args *a, double **series
             snprintf(per, sizeof per, "%.2f ns/vertex", m[k] / (skinned * vertices));
         else if (k == ROW_PARTICLES && m[COUNT_PARTICLES] > 0)
             snprintf(per, sizeof per, "%.2f ns/particle", m[k] / m[COUNT_PARTICLES]);
-        else if (k == ROW_FRAME)
-            snprintf(per, sizeof per, "%.3f us/character", m[k] * 1e-3 / n);
+        else if (k == ROW_FRAME && m[COUNT_UPDATED] > 0)
+            snprintf(per, sizeof per, "%.3f us/updated character", m[k] * 1e-3 / m[COUNT_UPDATED]);
         if ((k == ROW_PALETTE || k == ROW_SKIN) && skinned == 0)
             continue; /* no mesh, no skin rows */
         printf("%-24s %10.3f  %s\n", names[k], m[k] * 1e-6, per);
@@ -188,7 +188,8 @@ static void print_table(const demo_world *w, const demo_args *a, double **series
         printf(" with %d threads the rows sample .. skin are CPU time summed over the threads,\n"
                " the frame total is wall time;\n", a->world.threads);
     printf(" the frame total includes the game side and the timing itself, a few clock reads "
-           "per batch)\n");
+           "per batch,\n and us/updated character divides it by the %.0f characters updated, "
+           "skinning included)\n", m[COUNT_UPDATED]);
 }
 
 /* The last frame's skinned characters, drawn headless into a PNG. Their
@@ -275,7 +276,7 @@ int cmd_demo(int argc, char **argv)
     printf("ossa demo: %d x %s;\n%d skinned (%s skinning), lanes of %d, %d thread%s, %d frames "
            "at 30 Hz\n",
            a.world.characters, character.description, w.options.skinned,
-           ossa_skinning_path_name(ossa_skinning_best_path()), ossa_crowd_width(w.crowd),
+           ossa_simd_path_name(ossa_simd_best_path()), ossa_crowd_width(w.crowd),
            a.world.threads, a.world.threads > 1 ? "s" : "", a.frames);
     if (!character.mesh && a.world.skinned > 0)
         printf("(the blob has no mesh: nothing is skinned)\n");

@@ -57,7 +57,7 @@ static ossa_result pose(dump *d)
         sample.clips = &d->clip;
         sample.clip_count = 1;
         sample.time_s = &d->time_s;
-        sample.time_count = 1;
+        sample.character_count = 1;
         sample.output = local;
         sample.output_count = n;
         r = ossa_sampling_job_run(&sample);
@@ -70,7 +70,7 @@ static ossa_result pose(dump *d)
         l2m.joint_count = n;
         l2m.local = local;
         l2m.local_count = n;
-        l2m.instance_count = 1;
+        l2m.character_count = 1;
         l2m.model = d->model;
         l2m.model_count = n;
         r = ossa_local_to_model_job_run(&l2m);
@@ -94,7 +94,7 @@ static ossa_result skin(const dump *d, const ossa_mesh *mesh, float *positions, 
     pj.skin_joint = ossa_mesh_skin_joints(mesh);
     pj.inverse_bind = ossa_mesh_inverse_binds(mesh);
     pj.skin_joint_count = skins;
-    pj.instance_count = 1;
+    pj.character_count = 1;
     pj.palette = palette;
     pj.palette_count = skins;
     ossa_result r = ossa_palette_job_run(&pj);

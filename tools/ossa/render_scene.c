@@ -160,7 +160,7 @@ ossa_result render_scene_pose(render_scene *s, float time_s, bool bind_pose)
     sample.clip_index = s->clip_index;
     sample.clip_index_count = n;
     sample.time_s = s->time_s;
-    sample.time_count = n;
+    sample.character_count = n;
     sample.output = s->local;
     sample.output_count = n * s->joints;
     ossa_local_to_model_job l2m = {0};
@@ -168,7 +168,7 @@ ossa_result render_scene_pose(render_scene *s, float time_s, bool bind_pose)
     l2m.joint_count = s->joints;
     l2m.local = s->local;
     l2m.local_count = n * s->joints;
-    l2m.instance_count = n;
+    l2m.character_count = n;
     l2m.model = s->model;
     l2m.model_count = n * s->joints;
     ossa_palette_job palette = {0};
@@ -178,7 +178,7 @@ ossa_result render_scene_pose(render_scene *s, float time_s, bool bind_pose)
     palette.skin_joint = ossa_mesh_skin_joints(s->mesh);
     palette.inverse_bind = ossa_mesh_inverse_binds(s->mesh);
     palette.skin_joint_count = s->skin_joints;
-    palette.instance_count = n;
+    palette.character_count = n;
     palette.palette = s->palettes;
     palette.palette_count = n * s->skin_joints;
     ossa_result r;

@@ -1,0 +1,214 @@
+/* crowd_update.c - one crowd batch through the frame's stages, fused so its
+ * intermediate lane data stays in cache: two samples, blend, local->model
+ * with each character's placement as root, world poses, then for the
+ * skinned characters palettes and skinned vertices. */
+#include "crowd_internal.h"
+
+#include <string.h>
+
+/* ---- scratch: one batch's intermediate lane data, kept in cache ---- */
+
+typedef struct scratch {
+    float *pose_a, *pose_b, *pose, *model;
+    float *weight_a;
+    ossa_mat34 *root;
+    int pose_floats, model_floats;
+} scratch;
+
+static size_t align64(size_t n)
+{
+    return (n + 63) & ~(size_t)63;
+}
+
+/* Lays one batch's scratch out from base (sizes only when base is NULL);
+ * returns the bytes it takes. */
+static size_t scratch_layout(const ossa_crowd *c, unsigned char *base, scratch *s)
+{
+    s->pose_floats = ossa_lane_pose_floats(c->joint_count, c->width, c->width);
+    s->model_floats = ossa_lane_model_floats(c->joint_count, c->width, c->width);
+    const size_t pose = align64((size_t)s->pose_floats * sizeof(float));
+    const size_t model = align64((size_t)s->model_floats * sizeof(float));
+    const size_t lanes = align64((size_t)c->width * sizeof(float));
+    const size_t roots = align64((size_t)c->width * sizeof(ossa_mat34));
+    if (base) {
+        s->pose_a = (float *)(void *)base;
+        s->pose_b = (float *)(void *)(base + pose);
+        s->pose = (float *)(void *)(base + 2 * pose);
+        s->model = (float *)(void *)(base + 3 * pose);
+        s->weight_a = (float *)(void *)(base + 3 * pose + model);
+        s->root = (ossa_mat34 *)(void *)(base + 3 * pose + model + lanes);
+    }
+    return 3 * pose + model + lanes + roots;
+}
+
+size_t ossa_crowd_scratch_size(const ossa_crowd *crowd)
+{
+    scratch s;
+    return crowd ? scratch_layout(crowd, NULL, &s) : 0;
+}
+
+/* ---- one batch ---- */
+
+static void roots(const ossa_crowd *c, int first, int n, ossa_mat34 *root)
+{
+    for (int l = 0; l < n; ++l) { /* rotation about +y by yaw, then the position */
+        const int s = first + l;
+        const float co = c->cos_yaw[s], si = c->sin_yaw[s];
+        const ossa_mat34 m = {{{co, 0.0f, si, c->pos_x[s]},
+                               {0.0f, 1.0f, 0.0f, c->pos_y[s]},
+                               {-si, 0.0f, co, c->pos_z[s]}}};
+        root[l] = m;
+    }
+}
+
+/* The palettes of the batch's skinned characters: a prefix of the batch,
+ * since they are the first slots. */
+static ossa_result palettes(ossa_crowd *c, int first, int n, const scratch *s)
+{
+    const int skinned = c->bucket_end[BUCKET_SKINNED] - first;
+    if (skinned <= 0)
+        return OSSA_OK;
+    ossai_crowd_stage(c, OSSA_CROWD_STAGE_PALETTE);
+    const int count = skinned < n ? skinned : n;
+    ossa_lane_palette_job job = {0};
+    job.model = s->model;
+    job.model_count = s->model_floats;
+    job.joint_count = c->joint_count;
+    job.character_count = count;
+    job.skin_joint = c->skin_joint;
+    job.inverse_bind = c->inverse_bind;
+    job.skin_joint_count = c->skin_joint_count;
+    job.width = c->width;
+    job.path = c->path;
+    job.palette = c->palette + (size_t)first * (size_t)c->skin_joint_count;
+    job.palette_count = count * c->skin_joint_count;
+    ossa_result r = ossa_lane_palette_job_run(&job);
+    for (int l = 0; l < count; ++l)
+        c->palette_ready[first + l] = r == OSSA_OK;
+    return r;
+}
+
+static ossa_result update_batch(ossa_crowd *c, int batch, const scratch *s)
+{
+    const int first = c->batch_first[batch], n = c->batch_size[batch];
+    const int joints = c->joint_count, w = c->width;
+    ossa_result r;
+    ossai_crowd_stage(c, OSSA_CROWD_STAGE_SAMPLE_A);
+    ossa_lane_sampling_job sample = {0};
+    sample.clips = c->clips;
+    sample.clip_count = c->clip_count;
+    sample.clip_index = c->clip_a + first;
+    sample.clip_index_count = n;
+    sample.time_s = c->time_a + first;
+    sample.character_count = n;
+    sample.width = w;
+    sample.path = c->path;
+    sample.output = s->pose_a;
+    sample.output_count = s->pose_floats;
+    if ((r = ossa_lane_sampling_job_run(&sample)))
+        return r;
+    ossai_crowd_stage(c, OSSA_CROWD_STAGE_SAMPLE_B);
+    sample.clip_index = c->clip_b + first;
+    sample.time_s = c->time_b + first;
+    sample.output = s->pose_b;
+    if ((r = ossa_lane_sampling_job_run(&sample)))
+        return r;
+
+    ossai_crowd_stage(c, OSSA_CROWD_STAGE_BLEND);
+    for (int l = 0; l < n; ++l)
+        s->weight_a[l] = 1.0f - c->weight_b[first + l];
+    ossa_lane_blend_layer layers[2] = {{0}, {0}};
+    layers[0].pose = s->pose_a;
+    layers[0].pose_count = s->pose_floats;
+    layers[0].weights = s->weight_a;
+    layers[0].weight_count = n;
+    layers[1].pose = s->pose_b;
+    layers[1].pose_count = s->pose_floats;
+    layers[1].weights = c->weight_b + first;
+    layers[1].weight_count = n;
+    ossa_lane_blending_job blend = {0};
+    blend.layers = layers;
+    blend.layer_count = 2;
+    blend.rest_pose = c->rest;
+    blend.joint_count = joints;
+    blend.character_count = n;
+    blend.width = w;
+    blend.path = c->path;
+    blend.output = s->pose;
+    blend.output_count = s->pose_floats;
+    if ((r = ossa_lane_blending_job_run(&blend)))
+        return r;
+
+    ossai_crowd_stage(c, OSSA_CROWD_STAGE_LOCAL_TO_MODEL);
+    roots(c, first, n, s->root);
+    ossa_lane_local_to_model_job l2m = {0};
+    l2m.parents = c->parents;
+    l2m.joint_count = joints;
+    l2m.local = s->pose;
+    l2m.local_count = s->pose_floats;
+    l2m.character_count = n;
+    l2m.root = s->root;
+    l2m.root_count = n;
+    l2m.width = w;
+    l2m.path = c->path;
+    l2m.model = s->model;
+    l2m.model_count = s->model_floats;
+    if ((r = ossa_lane_local_to_model_job_run(&l2m)))
+        return r;
+
+    ossai_crowd_stage(c, OSSA_CROWD_STAGE_POSE_OUT);
+    ossa_mat34 *poses[OSSA_LANE_MAX_WIDTH];
+    for (int l = 0; l < n; ++l)
+        poses[l] = c->model + (size_t)c->entity[first + l] * (size_t)c->pose_stride;
+    ossa_lane_pose_out_job out = {0};
+    out.model = s->model;
+    out.model_count = s->model_floats;
+    out.joint_count = joints;
+    out.character_count = n;
+    out.width = w;
+    out.path = c->path;
+    out.outputs = poses;
+    out.stream_output = true; /* the game reads poses later, if at all */
+    if ((r = ossa_lane_pose_out_job_run(&out)))
+        return r;
+
+    ossai_crowd_footfalls(c, batch, first, n, s->model);
+    for (int l = 0; l < n; ++l)
+        c->updates[first + l]++;
+    if ((r = palettes(c, first, n, s)) == OSSA_OK)
+        r = ossai_crowd_skin_batch(c, first, n);
+    ossai_crowd_stage(c, OSSA_CROWD_STAGE_DONE);
+    return r;
+}
+
+ossa_result ossa_crowd_update(ossa_crowd *c, int batch_begin, int batch_end, void *memory,
+                              size_t bytes)
+{
+    if (!c)
+        return OSSA_ERR_MISSING_INPUT;
+    if (batch_begin == 0 && batch_end == 0)
+        batch_end = c->batch_count;
+    if (batch_begin < 0 || batch_end > c->batch_count || batch_begin > batch_end)
+        return OSSA_ERR_BAD_RANGE;
+    if (!memory)
+        return OSSA_ERR_MISSING_OUTPUT;
+    if ((uintptr_t)memory % 64 != 0)
+        return OSSA_ERR_MISALIGNED;
+    scratch s;
+    if (bytes < scratch_layout(c, (unsigned char *)memory, &s))
+        return OSSA_ERR_OUTPUT_TOO_SMALL;
+    ossa_result fits = ossai_crowd_skin_output_fits(c);
+    if (fits != OSSA_OK)
+        return fits;
+    for (int b = batch_begin; b < batch_end; ++b) {
+        ossa_result r = update_batch(c, b, &s);
+        if (r != OSSA_OK)
+            return r;
+    }
+    return OSSA_OK;
+}
+
+ossa_crowd_stats ossa_crowd_get_stats(const ossa_crowd *crowd)
+{
+    return crowd->stats;
+}

@@ -1,0 +1,70 @@
+/* lane_sampling_job.c - clips at per-character playheads -> lane poses:
+ * validation and per-batch set-up; the interpolation is in sample_kernels.c. */
+#include "ossa/lanes.h"
+
+#include "blob/format.h"
+#include "core/job_internal.h"
+#include "sample/sample_lanes.h"
+#include "sample/sampling_internal.h"
+
+ossa_result ossa_lane_sampling_job_validate(const ossa_lane_sampling_job *job)
+{
+    if (!job)
+        return OSSA_ERR_MISSING_INPUT;
+    ossa_result r = ossai_check_sampling_inputs(job->clips, job->clip_count, job->time_s,
+                                                job->character_count, job->clip_index,
+                                                job->clip_index_count);
+    if (r != OSSA_OK)
+        return r;
+    const int n = job->character_count;
+    const int width = ossai_lane_resolve_width(job->width);
+    if (!width || (unsigned)job->wrap >= OSSA_WRAP_COUNT)
+        return OSSA_ERR_BAD_ARGUMENT;
+    int begin, end;
+    if ((r = ossai_job_range(job->batch_begin, job->batch_end, ossa_lane_batch_count(n, width),
+                             &begin, &end)) ||
+        (r = ossai_check_clip_indices(job->clip_index, begin * width,
+                                      end * width < n ? end * width : n, job->clip_count)) ||
+        (r = ossai_simd_check(job->path, width)))
+        return r;
+    if (!job->output)
+        return OSSA_ERR_MISSING_OUTPUT;
+    const int floats = ossa_lane_pose_floats((int)job->clips[0]->joint_count, n, width);
+    if (!floats)
+        return OSSA_ERR_BAD_ARGUMENT; /* more floats than an int counts */
+    if (job->output_count < floats)
+        return OSSA_ERR_OUTPUT_TOO_SMALL;
+    return OSSA_OK;
+}
+
+ossa_result ossa_lane_sampling_job_run(const ossa_lane_sampling_job *job)
+{
+    ossa_result r = ossa_lane_sampling_job_validate(job);
+    if (r != OSSA_OK)
+        return r;
+    const int n = job->character_count;
+    const ossai_lane_plan plan =
+        ossai_lane_plan_make(job->path, job->width, n, job->batch_begin, job->batch_end);
+    const int width = plan.width;
+    static void (*const kernels[])(const ossai_lane_sample_args *) =
+        OSSAI_SIMD_TABLE(ossai_sample_kernel);
+    const int joints = (int)job->clips[0]->joint_count;
+    const size_t batch_floats = (size_t)joints * OSSAI_POSE_C * (size_t)width;
+    ossai_lane_sample_args args;
+    args.stride = job->clips[0]->joint_stride;
+    args.joint_count = joints;
+    args.width = width;
+    for (int b = plan.begin; b < plan.end; ++b) {
+        for (int l = 0; l < width; ++l) {
+            /* lanes past the last character repeat the batch's first one */
+            const int c = b * width + l < n ? b * width + l : b * width;
+            const ossa_clip *clip = job->clips[job->clip_index ? job->clip_index[c] : 0];
+            ossai_clip_frames_at(clip, ossa_clip_time(job->wrap, clip->duration, job->time_s[c]),
+                                 &args.frame_a[l], &args.frame_b[l], &args.alpha[l]);
+            args.steps[l] = (clip->flags & OSSAI_CLIP_HAS_STEP) ? ossai_clip_steps(clip) : NULL;
+        }
+        args.output = job->output + (size_t)b * batch_floats;
+        kernels[plan.path](&args);
+    }
+    return OSSA_OK;
+}

@@ -1,0 +1,24 @@
+/* sample_lanes.h - what the lane sampling job hands its kernel: one batch of
+ * W lanes, already resolved to frame pointers by the job. */
+#ifndef OSSA_SAMPLE_LANES_H
+#define OSSA_SAMPLE_LANES_H
+
+#include "core/lane_internal.h"
+
+typedef struct ossai_lane_sample_args {
+    /* Per lane: the clip's frame before the playhead and the one after (each
+     * OSSAI_COMPONENTS rows of `stride` floats), the interpolation factor and
+     * the clip's step table (NULL when it has no STEP track). */
+    const float *frame_a[OSSAI_LANES];
+    const float *frame_b[OSSAI_LANES];
+    const uint8_t *steps[OSSAI_LANES];
+    float alpha[OSSAI_LANES];
+    size_t stride;
+    int joint_count;
+    int width;
+    float *output; /* this batch's lane pose */
+} ossai_lane_sample_args;
+
+OSSAI_SIMD_DECLARE(void, ossai_sample_kernel, (const ossai_lane_sample_args *args));
+
+#endif /* OSSA_SAMPLE_LANES_H */

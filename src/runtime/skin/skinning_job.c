@@ -1,0 +1,76 @@
+/* skinning_job.c - validates a skinning job, picks the kernel (core/simd.h),
+ * and cuts the vertex range into its influence-count groups. */
+#include "ossa/skinning_job.h"
+
+#include "blob/format.h"
+#include "core/job_internal.h"
+#include "skin/skinning_internal.h"
+
+/* Skinning works on vertices, not lanes: any path may run, the widest first. */
+#define SKIN_VECTOR_LIMIT 16
+
+ossa_result ossa_skinning_job_validate(const ossa_skinning_job *job)
+{
+    if (!job || !job->mesh || !job->palette)
+        return OSSA_ERR_MISSING_INPUT;
+    const ossa_mesh *mesh = job->mesh;
+    if ((uintptr_t)job->palette % 16 != 0)
+        return OSSA_ERR_MISALIGNED;
+    if (job->palette_count < (int)mesh->skin_joint_count)
+        return OSSA_ERR_INPUT_TOO_SMALL;
+    const int vertices = (int)mesh->vertex_count;
+    int begin, end;
+    if (ossai_job_range(job->vertex_begin, job->vertex_end, vertices, &begin, &end))
+        return OSSA_ERR_BAD_RANGE;
+    if (!job->output)
+        return OSSA_ERR_MISSING_OUTPUT;
+    if ((uintptr_t)job->output % 16 != 0)
+        return OSSA_ERR_MISALIGNED;
+    if (job->output_bytes < (size_t)vertices * mesh->stride)
+        return OSSA_ERR_OUTPUT_TOO_SMALL;
+    return ossai_simd_check(job->path, SKIN_VECTOR_LIMIT);
+}
+
+ossa_result ossa_skinning_job_run(const ossa_skinning_job *job)
+{
+    ossa_result r = ossa_skinning_job_validate(job);
+    if (r != OSSA_OK)
+        return r;
+    const ossa_mesh *mesh = job->mesh;
+    static void (*const kernels[])(const ossai_skin_batch *) = OSSAI_SIMD_TABLE(ossai_skin_kernel);
+    void (*const kernel)(const ossai_skin_batch *) =
+        kernels[ossai_simd_select(job->path, SKIN_VECTOR_LIMIT)];
+    size_t begin = (size_t)job->vertex_begin, end = (size_t)job->vertex_end;
+    if (begin == 0 && end == 0)
+        end = mesh->vertex_count;
+    const size_t floats = mesh->stride / 4u;
+    const float *stream = (const float *)(const void *)((const char *)mesh + mesh->stream_offset);
+    const uint16_t *joints = (const uint16_t *)(const void *)((const char *)mesh +
+                                                             mesh->joints_offset);
+    const float *weights = (const float *)(const void *)((const char *)mesh +
+                                                        mesh->weights_offset);
+    size_t first = 0; /* the group's first vertex */
+    for (int g = 1; g <= OSSA_MAX_INFLUENCES; ++g) {
+        const size_t count = mesh->group_counts[g - 1];
+        const size_t lo = begin > first ? begin : first;
+        const size_t hi = end < first + count ? end : first + count;
+        if (lo < hi) {
+            const size_t i = lo - first; /* index inside the group */
+            ossai_skin_batch batch;
+            batch.src = stream + lo * floats;
+            batch.dst = (float *)job->output + lo * floats;
+            batch.joints = joints + ossai_mesh_joints_before(mesh->group_counts, g) + i * (size_t)g;
+            batch.weights = weights + ossai_mesh_weights_before(mesh->group_counts, g) +
+                            i * (size_t)(g - 1);
+            batch.palette = job->palette;
+            batch.palette_stride = sizeof(ossa_mat34);
+            batch.count = hi - lo;
+            batch.influences = g;
+            batch.tangents = (mesh->flags & OSSAI_MESH_HAS_TANGENTS) != 0;
+            batch.stream = job->stream_output;
+            kernel(&batch);
+        }
+        first += count;
+    }
+    return OSSA_OK;
+}

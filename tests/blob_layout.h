@@ -1,0 +1,101 @@
+/* blob_layout.h - the .ossa byte layout as docs/blob-format.md states it,
+ * written from that page (not from the runtime's private format.h), for the
+ * tests that build, corrupt and read blobs byte by byte. The sizes and
+ * offsets asserted below are the page's: if the runtime's layout drifted
+ * from its documentation, these tests would fail. */
+#ifndef OSSA_TEST_BLOB_LAYOUT_H
+#define OSSA_TEST_BLOB_LAYOUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ossa/math.h"
+
+/* Header, 64 bytes at offset 0. */
+typedef struct tl_header {
+    uint8_t magic[8];
+    uint32_t version;
+    uint32_t endian;
+    uint64_t total_bytes;
+    uint32_t header_bytes;
+    uint32_t section_count;
+    uint64_t section_table_offset;
+    uint32_t checksum;
+    uint32_t flags;
+    uint8_t reserved[16];
+} tl_header;
+_Static_assert(sizeof(tl_header) == 64, "the header is 64 bytes");
+_Static_assert(offsetof(tl_header, checksum) == 40, "the checksum is at byte 40");
+#define TL_CHECKSUM_OFFSET 40u
+
+/* Section table entry, 32 bytes. */
+typedef struct tl_section {
+    uint32_t kind;
+    uint32_t reserved0;
+    uint64_t offset;
+    uint64_t bytes;
+    uint64_t reserved1;
+} tl_section;
+_Static_assert(sizeof(tl_section) == 32, "a section entry is 32 bytes");
+
+#define TL_TAG(a, b, c, d) \
+    ((uint32_t)(a) | ((uint32_t)(b) << 8) | ((uint32_t)(c) << 16) | ((uint32_t)(d) << 24))
+
+/* Skeleton section header, 64 bytes. */
+typedef struct tl_skeleton {
+    uint32_t tag, bytes, joint_count, flags, max_depth;
+    uint32_t parents_offset, rest_offset, names_offset, strings_offset, strings_bytes;
+    float metres_per_unit;
+    uint32_t reserved[5];
+} tl_skeleton;
+_Static_assert(sizeof(tl_skeleton) == 64, "the skeleton header is 64 bytes");
+
+/* Clip section header (raw clips), 64 bytes. Frames are
+ * f32[frame_count][10][joint_stride]: rows tx ty tz qx qy qz qw sx sy sz. */
+typedef struct tl_clip {
+    uint32_t tag, bytes, joint_count, joint_stride, frame_count, flags;
+    float duration, rate;
+    uint32_t frames_offset, step_offset, name_offset, name_bytes;
+    float error_translation, error_rotation_deg, error_scale;
+    uint32_t reserved;
+} tl_clip;
+_Static_assert(sizeof(tl_clip) == 64, "the clip header is 64 bytes");
+enum { TL_TX, TL_TY, TL_TZ, TL_QX, TL_QY, TL_QZ, TL_QW, TL_SX, TL_SY, TL_SZ, TL_COMPONENTS };
+
+/* Mesh section header, 96 bytes. */
+typedef struct tl_mesh {
+    uint32_t tag, bytes, vertex_count, index_count;
+    uint32_t group_counts[4];
+    uint32_t flags, stride, skin_joint_count;
+    uint32_t stream_offset, joints_offset, weights_offset, indices_offset, uvs_offset;
+    uint32_t colors_offset, skin_joints_offset, inverse_binds_offset, source_offset;
+    uint32_t name_offset, name_bytes;
+    uint32_t reserved[2];
+} tl_mesh;
+_Static_assert(sizeof(tl_mesh) == 96, "the mesh header is 96 bytes");
+#define TL_MESH_HAS_UVS 2u
+
+/* Joint indices stored before group g's first vertex (g = 1..4; 5: all):
+ * group k holds k per vertex. */
+static inline uint64_t tl_mesh_joints_before(const uint32_t counts[4], int g)
+{
+    uint64_t n = 0;
+    for (int k = 1; k < g; ++k)
+        n += (uint64_t)counts[k - 1] * (uint64_t)k;
+    return n;
+}
+
+/* Weights stored before group g's first vertex: group k holds k - 1. */
+static inline uint64_t tl_mesh_weights_before(const uint32_t counts[4], int g)
+{
+    uint64_t n = 0;
+    for (int k = 2; k < g; ++k)
+        n += (uint64_t)counts[k - 1] * (uint64_t)(k - 1);
+    return n;
+}
+
+/* The bytes of a section (or header) at `offset` of a blob, typed. */
+#define TL_AT(type, base, offset) ((type *)(void *)((unsigned char *)(base) + (offset)))
+#define TL_CAT(type, base, offset) ((const type *)(const void *)((const unsigned char *)(base) + (offset)))
+
+#endif /* OSSA_TEST_BLOB_LAYOUT_H */
