@@ -42,7 +42,10 @@ static void check_keys_reproduced(ossa_interpolation interp, double rate, uint64
     ossa_clip *clip = NULL;
     ossa_clip_build_report report;
     ossa_error e;
-    CHECK_RESULT(ossa_clip_build(&raw, sk, NULL, &clip, &report, &e), OSSA_OK);
+    ossa_clip_build_options raw_keys;
+    memset(&raw_keys, 0, sizeof raw_keys);
+    raw_keys.raw = true;
+    CHECK_RESULT(ossa_clip_build(&raw, sk, &raw_keys, &clip, &report, &e), OSSA_OK);
     REQUIRE(clip);
     /* The automatic rate is a multiple of the key rate, at least 24 Hz. */
     const double multiple = report.rate / rate;
@@ -52,15 +55,15 @@ static void check_keys_reproduced(ossa_interpolation interp, double rate, uint64
     for (int j = 0; j < s.joints; ++j) {
         const ossa_raw_joint_track *t = &s.tracks[j];
         for (int k = 0; k < t->translation.key_count; ++k) {
-            ossa_transform x = ossa_clip_sample_joint(clip, j, t->translation.times_s[k], OSSA_ROTATION_NLERP);
+            ossa_transform x = ossa_clip_sample_joint(clip, NULL, j, t->translation.times_s[k], OSSA_ROTATION_NLERP);
             wrong_t += memcmp(&x.translation, &t->translation.values[k], sizeof x.translation) != 0;
         }
         for (int k = 0; k < t->scale.key_count; ++k) {
-            ossa_transform x = ossa_clip_sample_joint(clip, j, t->scale.times_s[k], OSSA_ROTATION_NLERP);
+            ossa_transform x = ossa_clip_sample_joint(clip, NULL, j, t->scale.times_s[k], OSSA_ROTATION_NLERP);
             wrong_s += memcmp(&x.scale, &t->scale.values[k], sizeof x.scale) != 0;
         }
         for (int k = 0; k < t->rotation.key_count; ++k) {
-            ossa_transform x = ossa_clip_sample_joint(clip, j, t->rotation.times_s[k], OSSA_ROTATION_NLERP);
+            ossa_transform x = ossa_clip_sample_joint(clip, NULL, j, t->rotation.times_s[k], OSSA_ROTATION_NLERP);
             const double a = ts_quat_angle(x.rotation, ts_dquat_from(t->rotation.values[k]));
             if (a > KEY_ANGLE_TOL && wrong_r++ < 3)
                 fprintf(stderr, "joint %d rotation key %d: %g rad off\n", j, k, a);
@@ -98,6 +101,7 @@ TEST(cubicspline_matches_the_gltf_hermite_formula_between_keys)
     ossa_raw_clip raw = {"cubic", 0.0f, s.tracks, s.joints};
     ossa_clip_build_options options;
     memset(&options, 0, sizeof options);
+    options.raw = true;
     options.rate = 20.0f;
     ossa_clip *clip = NULL;
     CHECK_RESULT(ossa_clip_build(&raw, sk, &options, &clip, NULL, NULL), OSSA_OK);
@@ -116,7 +120,7 @@ TEST(cubicspline_matches_the_gltf_hermite_formula_between_keys)
                 const double e[3] = {hermite(a.x, m0.x, b.x, m1.x, 0.5, dt),
                                      hermite(a.y, m0.y, b.y, m1.y, 0.5, dt),
                                      hermite(a.z, m0.z, b.z, m1.z, 0.5, dt)};
-                ossa_transform x = ossa_clip_sample_joint(clip, j, (float)(t0 + dt / 2), OSSA_ROTATION_NLERP);
+                ossa_transform x = ossa_clip_sample_joint(clip, NULL, j, (float)(t0 + dt / 2), OSSA_ROTATION_NLERP);
                 worst = fmax(worst, scale_error(c ? &x.scale : &x.translation, e));
                 ++points;
             }
@@ -127,7 +131,7 @@ TEST(cubicspline_matches_the_gltf_hermite_formula_between_keys)
             const ossa_quat m0 = q->out_tangents[k], m1 = q->in_tangents[k + 1];
             ts_dquat e = {hermite(a.x, m0.x, b.x, m1.x, 0.5, dt), hermite(a.y, m0.y, b.y, m1.y, 0.5, dt),
                           hermite(a.z, m0.z, b.z, m1.z, 0.5, dt), hermite(a.w, m0.w, b.w, m1.w, 0.5, dt)};
-            ossa_transform x = ossa_clip_sample_joint(clip, j, (float)(t0 + dt / 2), OSSA_ROTATION_NLERP);
+            ossa_transform x = ossa_clip_sample_joint(clip, NULL, j, (float)(t0 + dt / 2), OSSA_ROTATION_NLERP);
             worst_angle = fmax(worst_angle, ts_quat_angle(x.rotation, e));
             ++points;
         }
@@ -196,6 +200,7 @@ TEST(reported_error_is_the_metric_at_its_points)
         ossa_raw_clip raw = {"report", 0.0f, s.tracks, s.joints};
         ossa_clip_build_options options;
         memset(&options, 0, sizeof options);
+    options.raw = true;
         options.rate = cases[c].rate;
         ossa_clip *clip = NULL;
         ossa_clip_build_report report;

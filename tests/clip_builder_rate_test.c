@@ -84,7 +84,7 @@ TEST(long_clips_keep_their_key_rate)
     /* Every key is a frame, bit for bit. */
     int wrong = 0;
     for (int k = 0; k < KEYS; k += 97) {
-        ossa_transform x = ossa_clip_sample_joint(clip, 1, times[k], OSSA_ROTATION_NLERP);
+        ossa_transform x = ossa_clip_sample_joint(clip, NULL, 1, times[k], OSSA_ROTATION_NLERP);
         wrong += x.translation.x != v[k].x;
     }
     CHECK_INT(wrong, 0);
@@ -116,15 +116,15 @@ TEST(curves_hold_before_the_first_and_after_the_last_key_and_rest_fills_the_rest
     const float probes[] = {0.0f, 0.2f, 0.5f, 1.0f, 1.5f, 2.0f};
     const float expect_x[] = {1, 1, 1, 4, 4, 4};
     for (size_t p = 0; p < sizeof probes / sizeof probes[0]; ++p) {
-        ossa_transform x = ossa_clip_sample_joint(clip, 1, probes[p], OSSA_ROTATION_NLERP);
+        ossa_transform x = ossa_clip_sample_joint(clip, NULL, 1, probes[p], OSSA_ROTATION_NLERP);
         CHECK(x.translation.x == expect_x[p]);
         /* The joint's other curves and the other joints hold the rest pose. */
         CHECK(memcmp(&x.scale, &rest[1].scale, sizeof x.scale) == 0);
         CHECK(ts_quat_angle(x.rotation, ts_dquat_from(rest[1].rotation)) < KEY_ANGLE_TOL);
-        ossa_transform y = ossa_clip_sample_joint(clip, 2, probes[p], OSSA_ROTATION_NLERP);
+        ossa_transform y = ossa_clip_sample_joint(clip, NULL, 2, probes[p], OSSA_ROTATION_NLERP);
         CHECK(memcmp(&y.translation, &rest[2].translation, sizeof y.translation) == 0);
     }
-    ossa_transform mid = ossa_clip_sample_joint(clip, 1, 0.75f, OSSA_ROTATION_NLERP);
+    ossa_transform mid = ossa_clip_sample_joint(clip, NULL, 1, 0.75f, OSSA_ROTATION_NLERP);
     CHECK_NEAR(mid.translation.y, 3.5, HERMITE_TOL);
     ossa_clip_free(clip, NULL);
     ossa_skeleton_free(sk, NULL);
@@ -213,6 +213,7 @@ TEST(tolerance_follows_the_skeleton_units)
     ossa_raw_joint_track t = {"j1", {times, v, NULL, NULL, 2, OSSA_INTERP_LINEAR}, {0}, {0}};
     ossa_clip_build_options options;
     memset(&options, 0, sizeof options);
+    options.raw = true;
     options.tolerance_m = 0.002f;
     options.distance_m = 0.1f;
     ossa_raw_clip rc = {"units", 0.0f, &t, 1};

@@ -54,7 +54,10 @@ static void check_model(const char *skeleton_file, const char *clip_file, double
     for (int c = 0; c < im.clip_count; ++c) {
         ossa_clip *clip = NULL;
         ossa_clip_build_report report;
-        REQUIRE(ossa_clip_build(&im.clips[c], sk, NULL, &clip, &report, NULL) == OSSA_OK);
+        ossa_clip_build_options raw_keys;
+        memset(&raw_keys, 0, sizeof raw_keys);
+        raw_keys.raw = true;
+        REQUIRE(ossa_clip_build(&im.clips[c], sk, &raw_keys, &clip, &report, NULL) == OSSA_OK);
         double at = 0.0;
         int joint = -1;
         const double worst =
@@ -89,6 +92,7 @@ TEST(cmu_mocap_keeps_its_120_hz_keys_within_the_tolerance)
     REQUIRE(sk);
     ossa_clip_build_options options;
     memset(&options, 0, sizeof options);
+    options.raw = true;
     options.rate = 30.0f;
     ossa_clip *clip = NULL;
     ossa_clip_build_report report;

@@ -226,7 +226,7 @@ TEST(import_linear_and_step_keys_are_exact_at_source_key_times)
             const int j = ossa_skeleton_find_joint(f.s, rc.node);
             REQUIRE(j >= 0);
             for (int k = 0; k < rc.keys; ++k) {
-                ossa_transform x = ossa_clip_sample_joint(clip, j, (float)rc.times[k],
+                ossa_transform x = ossa_clip_sample_joint(clip, NULL, j, (float)rc.times[k],
                                                           OSSA_ROTATION_NLERP);
                 double got[4];
                 sampled(&x, rc.path, got);
@@ -258,7 +258,7 @@ TEST(import_step_curves_hold_each_key_until_the_next)
             for (int k = 0; k + 1 < rc.keys; ++k)
                 for (double u = 0.1; u < 1.0; u += 0.2) {
                     const double t = rc.times[k] + u * (rc.times[k + 1] - rc.times[k]);
-                    ossa_transform x = ossa_clip_sample_joint(clip, j, (float)t,
+                    ossa_transform x = ossa_clip_sample_joint(clip, NULL, j, (float)t,
                                                               OSSA_ROTATION_NLERP);
                     double got[4];
                     sampled(&x, rc.path, got);
@@ -299,7 +299,7 @@ TEST(import_cubicspline_follows_the_hermite_formula_between_keys)
                     const double t = rc.times[k] + 0.25 * quarter * (rc.times[k + 1] - rc.times[k]);
                     double expected[4], raw[4], linear[4];
                     hermite(&rc, k, t, expected);
-                    ossa_transform x = ossa_clip_sample_joint(clip, j, (float)t,
+                    ossa_transform x = ossa_clip_sample_joint(clip, NULL, j, (float)t,
                                                               OSSA_ROTATION_NLERP);
                     double got[4];
                     sampled(&x, rc.path, got);
@@ -426,6 +426,7 @@ TEST(import_interpolation_test_follows_the_spec_within_1e_4_of_its_height)
     CHECK_INT(ossa_clip_rigid_mesh_reach(f.s, f.im.meshes, f.im.mesh_count, reach), 9);
     ossa_clip_build_options options;
     memset(&options, 0, sizeof options);
+    options.raw = true;
     options.joint_distances = reach;
     options.joint_distance_count = joints;
     ts_rng r = ts_rng_make(1010);
@@ -441,7 +442,7 @@ TEST(import_interpolation_test_follows_the_spec_within_1e_4_of_its_height)
             const float t = i < 400 ? (float)ts_uniform(&r, 0.0, duration) : (float)rc.times[i - 400];
             double want[4] = {0, 0, 0, 0}, got[4] = {0, 0, 0, 0};
             spec_eval(&rc, t, want);
-            const ossa_transform x = ossa_clip_sample_joint(clip, j, t, OSSA_ROTATION_NLERP);
+            const ossa_transform x = ossa_clip_sample_joint(clip, NULL, j, t, OSSA_ROTATION_NLERP);
             sampled(&x, rc.path, got);
             worst = fmax(worst, corner_error(rc.path, got, want));
         }

@@ -86,7 +86,7 @@ static cJSON *build_with(const char *source, const char *build_options, const ch
 
 static cJSON *build_and_run(const char *source, const char *name, const char *args)
 {
-    return build_with(source, "", name, args);
+    return build_with(source, "--raw", name, args);
 }
 
 static double number(const cJSON *item)

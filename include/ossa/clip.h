@@ -9,6 +9,7 @@
 #ifndef OSSA_CLIP_H
 #define OSSA_CLIP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,6 +18,7 @@ extern "C" {
 #endif
 
 typedef struct ossa_clip ossa_clip;
+struct ossa_skeleton;
 
 /* How a playhead outside [0, duration] maps into the clip. */
 typedef enum ossa_wrap {
@@ -39,6 +41,16 @@ int ossa_clip_frame_count(const ossa_clip *clip);
 int ossa_clip_joint_count(const ossa_clip *clip);
 /* Size in bytes of the clip's data (as stored in a blob). */
 size_t ossa_clip_bytes(const ossa_clip *clip);
+/* Whether the clip is compressed (else it holds raw float keys). Both kinds
+ * sample through the same jobs. */
+bool ossa_clip_is_compressed(const ossa_clip *clip);
+/* Whether sampling needs the skeleton's rest pose: a compressed clip stores
+ * no track that equals it, and its rotations relative to it. */
+bool ossa_clip_needs_rest_pose(const ossa_clip *clip);
+/* Whether the clip can play on this skeleton: the same joint count and, for
+ * a compressed clip, the rest pose it was built against (by checksum;
+ * ossa_blob_open checks it for the blob's skeleton). */
+bool ossa_clip_fits_skeleton(const ossa_clip *clip, const struct ossa_skeleton *skeleton);
 /* The largest error the builder measured against the source curves, in the
  * clip metric (ossa/clip_builder.h): model units, and the joint (-1 when no
  * joint moves) and clip time where it is. Informational: not validated. */

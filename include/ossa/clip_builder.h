@@ -110,6 +110,10 @@ typedef struct ossa_clip_build_options {
     /* More frames than this is an error (OSSA_ERR_CLIP_TOO_LARGE). 0 means
      * 1,000,000. */
     int max_frames;
+    /* Store raw float keys (ten per joint and frame) instead of compressing
+     * (the default: docs/compression.md). Raw clips are larger and sample
+     * the resampled keys exactly; both kinds sample through the same jobs. */
+    bool raw;
     ossa_allocator allocator;
 } ossa_clip_build_options;
 
@@ -129,6 +133,16 @@ typedef struct ossa_clip_build_report {
     int error_joint;             /* skeleton joint, -1 if no joint moves */
     float error_time_s;
     bool within_tolerance;       /* error <= tolerance */
+    /* Compression (all 0 for a raw clip): the resampled keys' own error, the
+     * tracks stored nowhere (the rest pose), once (constant) and at every
+     * frame, the segment length and the mean bits per animated component
+     * and frame; and the clip's bytes (either kind). */
+    bool compressed;
+    float resample_error;
+    int rest_tracks, constant_tracks, animated_tracks;
+    int segment_frames;
+    float mean_bits;
+    size_t bytes;
     int matched_tracks;          /* tracks whose joint exists in the skeleton */
     int unmatched_tracks;        /* tracks naming no joint (ignored) */
     const char *first_unmatched; /* one of them (points into raw), or NULL */

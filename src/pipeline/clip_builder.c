@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include "clip_bake.h"
+#include "clip_compress.h"
 #include "clip_error.h"
+#include "clip_fit.h"
 #include "raw_curve.h"
 
 /* Multiples of the key rate the automatic choice tries, in order. */
@@ -23,6 +25,16 @@ static const int rate_multiples[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 32
  * tell). */
 #define CONVERGING 0.9
 #define STALLED 3
+/* Compressing, the keys' resampling may spend this share of the tolerance;
+ * the quantisation is held to the whole tolerance against the source, so it
+ * gets what the resampling leaves at every time - most of it almost
+ * everywhere. On pab jog, run and walk, a share of 1 gives the smallest
+ * clips: a higher rate costs frames for every component, while the few
+ * times where resampling took most of the bound cost a few bits to a few
+ * components. */
+#define RESAMPLE_SHARE 1.0
+/* Compressions tried until the runtime's decoding is within the tolerance. */
+#define RETARGETS 3
 
 /* ---- validation of the raw curves ---- */
 
@@ -136,6 +148,11 @@ static ossa_result bake_and_measure(const ossa_raw_joint_track *const *tracks,
                                     &options->allocator, clip, error);
     if (r)
         return r;
+    if (ossai_clip_fit(*clip, tracks, duration, &options->allocator)) {
+        ossa_free(&options->allocator, *clip);
+        *clip = NULL;
+        return ossa_error_set(error, OSSA_ERR_OUT_OF_MEMORY, -1, -1, "clip '%s': out of memory", name);
+    }
     if (ossai_clip_error_measure(*clip, skeleton, tracks, duration, distance, &options->allocator,
                                  err)) {
         ossa_free(&options->allocator, *clip);
@@ -147,37 +164,19 @@ static ossa_result bake_and_measure(const ossa_raw_joint_track *const *tracks,
 }
 
 /* The rate: the one given, or the lowest multiple of the key rate whose
- * error is within the tolerance (see ossa_clip_build_options.rate). */
+ * error is within `budget` (see ossa_clip_build_options.rate). */
 static ossa_result choose_rate(const ossa_raw_joint_track *const *tracks,
                                const ossa_skeleton *skeleton, const char *name, double duration,
+                               const double *distance, double budget,
                                const ossa_clip_build_options *options, ossa_clip **out,
                                ossa_clip_build_report *report, ossa_error *error)
 {
     const ossa_allocator *allocator = &options->allocator;
     const int joint_count = ossa_skeleton_joint_count(skeleton);
-    const ossai_metric_units units = ossai_metric_units_make(
-        options->tolerance_m > 0.0f ? options->tolerance_m : OSSA_CLIP_DEFAULT_TOLERANCE_M,
-        options->distance_m > 0.0f ? options->distance_m : OSSA_CLIP_DEFAULT_DISTANCE_M,
-        ossa_skeleton_metres_per_unit(skeleton));
     int grid = 0;
     const double key_rate = ossai_clip_key_rate(tracks, joint_count, &grid);
     report->key_rate = (float)key_rate;
     report->keys_on_grid = grid != 0;
-    report->tolerance = (float)units.tolerance;
-    report->distance = (float)units.distance;
-    report->units_assumed_metres = units.assumed_metres != 0;
-
-    /* Each joint's distance: the default, or the reach of what it carries. */
-    double *distance = ossa_alloc(allocator, sizeof *distance * (size_t)joint_count, 16);
-    if (!distance)
-        return ossa_error_set(error, OSSA_ERR_OUT_OF_MEMORY, -1, -1, "clip '%s': out of memory",
-                              name);
-    for (int j = 0; j < joint_count; ++j) {
-        distance[j] = units.distance;
-        if (options->joint_distances && j < options->joint_distance_count &&
-            options->joint_distances[j] > units.distance)
-            distance[j] = options->joint_distances[j];
-    }
     /* The rates to try: the one given, or the multiples of the key rate up
      * to the highest automatic rate. */
     enum { MULTIPLES = sizeof rate_multiples / sizeof rate_multiples[0] };
@@ -204,7 +203,6 @@ static ossa_result choose_rate(const ossa_raw_joint_track *const *tracks,
             if (best && r == OSSA_ERR_CLIP_TOO_LARGE)
                 break; /* keep the best rate that fits */
             ossa_free(allocator, best);
-            ossa_free(allocator, distance);
             return r;
         }
         report->rates_tried++;
@@ -215,7 +213,7 @@ static ossa_result choose_rate(const ossa_raw_joint_track *const *tracks,
         } else {
             ossa_free(allocator, clip);
         }
-        if (best_err.error <= units.tolerance)
+        if (best_err.error <= budget)
             break;
         if (best_err.error < CONVERGING * stalled_error) {
             stalled_error = best_err.error;
@@ -228,12 +226,11 @@ static ossa_result choose_rate(const ossa_raw_joint_track *const *tracks,
          * its square, a bend between frames as the step itself): the
          * multiples the first error says are too few are not tried. */
         if (i == 0) {
-            const double needed = cbrt(err.error / units.tolerance);
+            const double needed = cbrt(err.error / budget);
             while (i + 2 < count && rate_multiples[i + 1] < needed)
                 ++i;
         }
     }
-    ossa_free(allocator, distance);
     ossai_clip_set_error(best, best_err.error, best_err.joint, best_err.time_s);
     report->rate = ossa_clip_rate(best);
     report->frame_count = ossa_clip_frame_count(best);
@@ -241,8 +238,93 @@ static ossa_result choose_rate(const ossa_raw_joint_track *const *tracks,
     report->error = (float)best_err.error;
     report->error_joint = best_err.joint;
     report->error_time_s = (float)best_err.time_s;
-    report->within_tolerance = best_err.error <= units.tolerance;
     *out = best;
+    return OSSA_OK;
+}
+
+/* The rate, then (unless options->raw) the compressed clip, and its error
+ * measured by the runtime's own decoder. */
+static ossa_result rate_and_compress(const ossa_raw_joint_track *const *tracks,
+                                     const ossa_skeleton *skeleton, const char *name,
+                                     double duration, const ossa_clip_build_options *options,
+                                     ossa_clip **out, ossa_clip_build_report *report,
+                                     ossa_error *error)
+{
+    const ossa_allocator *allocator = &options->allocator;
+    const int joint_count = ossa_skeleton_joint_count(skeleton);
+    const ossai_metric_units units = ossai_metric_units_make(
+        options->tolerance_m > 0.0f ? options->tolerance_m : OSSA_CLIP_DEFAULT_TOLERANCE_M,
+        options->distance_m > 0.0f ? options->distance_m : OSSA_CLIP_DEFAULT_DISTANCE_M,
+        ossa_skeleton_metres_per_unit(skeleton));
+    report->tolerance = (float)units.tolerance;
+    report->distance = (float)units.distance;
+    report->units_assumed_metres = units.assumed_metres != 0;
+    /* Each joint's distance: the default, or the reach of what it carries. */
+    double *distance = ossa_alloc(allocator, sizeof *distance * (size_t)joint_count, 16);
+    if (!distance)
+        return ossa_error_set(error, OSSA_ERR_OUT_OF_MEMORY, -1, -1, "clip '%s': out of memory",
+                              name);
+    for (int j = 0; j < joint_count; ++j) {
+        distance[j] = units.distance;
+        if (options->joint_distances && j < options->joint_distance_count &&
+            options->joint_distances[j] > units.distance)
+            distance[j] = options->joint_distances[j];
+    }
+    const double budget = units.tolerance * (options->raw ? 1.0 : RESAMPLE_SHARE);
+    ossa_clip *raw = NULL;
+    ossa_result r = choose_rate(tracks, skeleton, name, duration, distance, budget, options, &raw,
+                                report, error);
+    report->resample_error = report->error;
+    if (r || options->raw) {
+        ossa_free(allocator, distance);
+        report->within_tolerance = r == OSSA_OK && report->error <= units.tolerance;
+        report->bytes = raw ? ossa_clip_bytes(raw) : 0;
+        *out = raw;
+        return r;
+    }
+    ossai_compress_setup setup = {raw, skeleton, tracks, duration, distance, units.tolerance,
+                                  units.distance, 0.0};
+    ossai_compress_report cr;
+    ossa_clip *packed = NULL;
+    ossai_clip_error err = {0.0, -1, 0.0};
+    /* The runtime's decoder has the last word: should the clip it decodes
+     * exceed the tolerance where the search did not look as closely, the
+     * search runs again with a lower bound. */
+    for (int attempt = 0; attempt < RETARGETS; ++attempt) {
+        ossa_free(allocator, packed);
+        packed = NULL;
+        if ((r = ossai_clip_compress(&setup, allocator, &packed, &cr, error)))
+            break;
+        if (ossai_clip_error_measure(packed, skeleton, tracks, duration, distance, allocator,
+                                     &err)) {
+            r = ossa_error_set(error, OSSA_ERR_OUT_OF_MEMORY, -1, -1,
+                               "clip '%s': out of memory measuring its error", name);
+            break;
+        }
+        if (err.error <= units.tolerance || report->resample_error > units.tolerance)
+            break;
+        const double base = setup.target > 0.0 ? setup.target : 0.97;
+        setup.target = base * fmin(0.97, units.tolerance / err.error);
+    }
+    ossa_free(allocator, distance);
+    ossa_free(allocator, raw);
+    if (r) {
+        ossa_free(allocator, packed);
+        return r;
+    }
+    ossai_clip_set_error(packed, err.error, err.joint, err.time_s);
+    report->compressed = true;
+    report->error = (float)err.error;
+    report->error_joint = err.joint;
+    report->error_time_s = (float)err.time_s;
+    report->within_tolerance = err.error <= units.tolerance;
+    report->rest_tracks = cr.rest_tracks;
+    report->constant_tracks = cr.constant_tracks;
+    report->animated_tracks = cr.animated_tracks;
+    report->segment_frames = cr.segment_frames;
+    report->mean_bits = (float)cr.mean_width;
+    report->bytes = ossa_clip_bytes(packed);
+    *out = packed;
     return OSSA_OK;
 }
 
@@ -312,7 +394,7 @@ static ossa_result build(const ossa_raw_clip *raw, const ossa_skeleton *skeleton
     if (duration < ossai_instant_eps(0.0))
         duration = 0.0;
 
-    return choose_rate(tracks, skeleton, clip_name, duration, options, out, report, error);
+    return rate_and_compress(tracks, skeleton, clip_name, duration, options, out, report, error);
 }
 
 ossa_result ossa_clip_build(const ossa_raw_clip *raw, const ossa_skeleton *skeleton,

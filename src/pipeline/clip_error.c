@@ -34,7 +34,7 @@ ossa_result ossai_clip_error_measure(const ossa_clip *clip, const ossa_skeleton 
         const double t = times[i]; /* a float already, as a playhead */
         ossai_source_local(tracks, rest, n, t, source);
         for (int j = 0; j < n; ++j) {
-            const ossa_transform x = ossa_clip_sample_joint(clip, j, (float)t, OSSA_ROTATION_NLERP);
+            const ossa_transform x = ossa_clip_sample_joint(clip, rest, j, (float)t, OSSA_ROTATION_NLERP);
             sampled[j] = ossai_dxf_from_transform(&x);
         }
         ossai_dxf_to_model(parents, n, source, source);

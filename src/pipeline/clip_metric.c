@@ -55,6 +55,11 @@ ossai_dxf ossai_dxf_mul(const ossai_dxf *a, const ossai_dxf *b)
 
 double ossai_point_error(const ossai_dxf *a, const ossai_dxf *b, double distance)
 {
+    return sqrt(ossai_point_error2(a, b, distance));
+}
+
+double ossai_point_error2(const ossai_dxf *a, const ossai_dxf *b, double distance)
+{
     /* The image of point p is M p + t: the displacement of +-d e_k is
      * dt +- d dM e_k, whose larger length over the sign is
      * sqrt(|dt|^2 + d^2 |dM e_k|^2 + 2 d |dt . dM e_k|). */
@@ -68,9 +73,10 @@ double ossai_point_error(const ossai_dxf *a, const ossai_dxf *b, double distance
                              distance * (a->m[2][k] - b->m[2][k])};
         const double c2 = c[0] * c[0] + c[1] * c[1] + c[2] * c[2];
         const double dot = fabs(c[0] * dt[0] + c[1] * dt[1] + c[2] * dt[2]);
-        worst = fmax(worst, t2 + c2 + 2.0 * dot);
+        const double e = t2 + c2 + 2.0 * dot;
+        worst = e > worst ? e : worst;
     }
-    return sqrt(worst);
+    return worst;
 }
 
 void ossai_dxf_to_model(const uint16_t *parents, int count, const ossai_dxf *local,

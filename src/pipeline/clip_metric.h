@@ -27,6 +27,8 @@ ossai_dxf ossai_dxf_mul(const ossai_dxf *a, const ossai_dxf *b);
  * (so every point within d / sqrt(3) of the joint) moves at most that much,
  * because the displacement is affine in the point. */
 double ossai_point_error(const ossai_dxf *a, const ossai_dxf *b, double distance);
+/* Its square (no square root: for taking maxima). */
+double ossai_point_error2(const ossai_dxf *a, const ossai_dxf *b, double distance);
 
 /* model[j] = model[parents[j]] * local[j] (or local[j] for a root), for
  * joints [0, count) in order; model may alias local. */

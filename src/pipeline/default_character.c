@@ -394,6 +394,7 @@ static ossa_result build_clip(gait g, const ossa_skeleton *skeleton,
     ossa_clip_build_options options;
     memset(&options, 0, sizeof options);
     options.rate = KEY_RATE;
+    options.raw = true; /* the seeds' test character keeps raw keys (benchmarks compare them) */
     if (allocator)
         options.allocator = *allocator;
     ossa_result r = ossa_clip_build(&raw, skeleton, &options, out, NULL, error);

@@ -33,6 +33,8 @@ static void help(FILE *to)
             "                   source curves; converted with the skeleton's units\n"
             "                   (unknown units are taken as metres)\n"
             "  --distance CM    where those points are, in centimetres (default 3)\n"
+            "  --raw            store raw float keys (ten float32 per joint and key) instead\n"
+            "                   of compressing the clips (docs/compression.md)\n"
             "  --rate HZ        keys per second of the clips, instead of the lowest rate\n"
             "                   (from the source's own key rate up) whose error is within\n"
             "                   the tolerance; the error it gives is reported\n"
@@ -464,6 +466,8 @@ int cmd_build(int argc, char **argv)
         } else if (cli_is(a, "--rate", NULL)) {
             if (!cli_float_arg(argc, argv, &i, 0.001f, 10000.0f, &job.clip.rate))
                 goto done;
+        } else if (cli_is(a, "--raw", NULL)) {
+            job.clip.raw = true;
         } else if (cli_is(a, "--tolerance", NULL)) {
             float mm;
             if (!cli_float_arg(argc, argv, &i, 1e-6f, 1e6f, &mm))

@@ -161,6 +161,8 @@ ossa_result render_scene_pose(render_scene *s, float time_s, bool bind_pose)
     sample.clip_index_count = n;
     sample.time_s = s->time_s;
     sample.character_count = n;
+    sample.rest_pose = ossa_skeleton_rest_pose(s->skeleton);
+    sample.rest_pose_count = s->joints;
     sample.output = s->local;
     sample.output_count = n * s->joints;
     ossa_local_to_model_job l2m = {0};

@@ -22,6 +22,12 @@ ossa_result ossai_check_array(uint64_t limit, uint64_t offset, uint64_t count,
 ossa_result ossai_mesh_validate_section(const void *data, size_t bytes,
                                         const ossa_skeleton *skeleton, ossa_error *error);
 
+/* The compressed part of a clip whose header ossa_clip_validate has checked
+ * up to its name (blob/validate_packed.c). */
+struct ossa_clip;
+ossa_result ossai_clip_validate_packed(const struct ossa_clip *clip, const char *where,
+                                       ossa_error *error);
+
 /* |q| within this of 1 is accepted as a unit quaternion in stored data. */
 #define OSSAI_UNIT_TOLERANCE 1e-3f
 

@@ -4,6 +4,7 @@
 #include <stddef.h>
 
 #include "blob/format.h"
+#include "ossa/blob.h"
 
 const char *ossa_clip_name(const ossa_clip *clip)
 {
@@ -33,6 +34,27 @@ int ossa_clip_joint_count(const ossa_clip *clip)
 size_t ossa_clip_bytes(const ossa_clip *clip)
 {
     return clip->bytes;
+}
+
+bool ossa_clip_is_compressed(const ossa_clip *clip)
+{
+    return (clip->flags & OSSAI_CLIP_PACKED) != 0;
+}
+
+bool ossa_clip_needs_rest_pose(const ossa_clip *clip)
+{
+    return (clip->flags & OSSAI_CLIP_USES_REST) != 0;
+}
+
+bool ossa_clip_fits_skeleton(const ossa_clip *clip, const ossa_skeleton *skeleton)
+{
+    const int n = ossa_skeleton_joint_count(skeleton);
+    if ((int)clip->joint_count != n)
+        return false;
+    if (!(clip->flags & OSSAI_CLIP_PACKED))
+        return true;
+    return ossai_clip_packed_header(clip)->rest_crc ==
+           ossa_crc32c(0, ossa_skeleton_rest_pose(skeleton), sizeof(ossa_transform) * (size_t)n);
 }
 
 float ossa_clip_error(const ossa_clip *clip, int *joint, float *time_s)
