@@ -33,10 +33,16 @@ static ossa_quat key_rotation(const frames *fr, int f, int j)
     return q;
 }
 
+/* The angle of the rotation between a and b (either sign), accurate for
+ * tiny angles too: 2 atan2(|v|, |w|) of conj(a) b, where acos of the dot
+ * product would turn a rounding of 1e-7 into 4e-4 radians. */
 static double quat_angle(ossa_quat a, ossa_quat b)
 {
-    double d = fabs((double)a.x * b.x + (double)a.y * b.y + (double)a.z * b.z + (double)a.w * b.w);
-    return 2.0 * acos(d > 1.0 ? 1.0 : d);
+    const double x = (double)a.w * b.x - (double)a.x * b.w - (double)a.y * b.z + (double)a.z * b.y;
+    const double y = (double)a.w * b.y + (double)a.x * b.z - (double)a.y * b.w - (double)a.z * b.x;
+    const double z = (double)a.w * b.z - (double)a.x * b.y + (double)a.y * b.x - (double)a.z * b.w;
+    const double w = (double)a.w * b.w + (double)a.x * b.x + (double)a.y * b.y + (double)a.z * b.z;
+    return 2.0 * atan2(sqrt(x * x + y * y + z * z), fabs(w));
 }
 
 /* Per joint: how far a local change moves the measured points of its
