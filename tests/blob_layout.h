@@ -64,6 +64,7 @@ _Static_assert(sizeof(tl_clip) == 64, "the clip header is 64 bytes");
 #define TL_CLIP_HAS_STEP 1u
 #define TL_CLIP_COMPRESSED 2u
 #define TL_CLIP_USES_REST 4u
+#define TL_CLIP_FULL_ROTATIONS 8u
 
 /* A compressed clip's packed block header, 48 bytes. */
 typedef struct tl_packed_block {
@@ -74,8 +75,8 @@ typedef struct tl_packed_block {
 _Static_assert(sizeof(tl_packed_block) == 48, "the packed block header is 48 bytes");
 
 /* A compressed clip's header after the clip header, 80 bytes. Masks are
- * u16[rows][joint_stride / 16], rows anim T R S, const T R S (and step T R
- * S with flag 1). */
+ * u16[rows][joint_stride / 16], rows anim T R S, const T R S, then step T R
+ * S with flag 1, then the full rotations' row with flag 8. */
 typedef struct tl_clip_packed {
     uint32_t masks_offset, constants_offset, constant_count, rest_crc;
     float tolerance, distance;

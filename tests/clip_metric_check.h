@@ -124,7 +124,8 @@ static inline void cm_model(const ossa_skeleton *sk, const ossa_raw_joint_track 
     for (int j = 0; j < ossa_skeleton_joint_count(sk); ++j) {
         ts_dmat local;
         if (clip) {
-            local = ts_dmat_from_transform(ossa_clip_sample_joint(clip, NULL, j, (float)t, OSSA_ROTATION_NLERP));
+            local = ts_dmat_from_transform(
+                ossa_clip_sample_joint(clip, rest, j, (float)t, OSSA_ROTATION_NLERP));
         } else {
             const ossa_raw_joint_track *tk = tracks && tracks[j].joint_name ? &tracks[j] : NULL;
             local = cm_source_local(tk, &rest[j], t);

@@ -2,10 +2,12 @@
  * the reference sampling job, bit for bit: every path this machine runs,
  * every batch width, batches of 1, W - 1, W and more characters on different
  * clips and at unrelated times (segment boundaries, the last frame, the loop
- * wrap among them), STEP tracks, and batches mixing raw and compressed clips. */
+ * wrap among them), STEP tracks, rotations far from the rest (that store
+ * their w), and batches mixing raw and compressed clips. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "blob_layout.h"
 #include "lanes_test_support.h"
 #include "ossa/ossa.h"
 #include "ossa/pipeline.h"
@@ -88,8 +90,11 @@ static int character_make(ts_rng *rng, int joints, int steps, character *out)
                                          rest[j].translation.y + 0.3f * x.translation.y,
                                          rest[j].translation.z + 0.3f * x.translation.z};
                 const ossa_float3 axis = x.translation;
+                /* every fifth joint turns up to 170 degrees from its rest
+                 * (a rotation that stores its w) */
+                const double turn = j % 5 == 0 ? 2.97 : 1.0;
                 jk->r[i] = ossa_quat_normalize(ossa_quat_mul(
-                    rest[j].rotation, ossa_quat_from_axis_angle(axis, (float)ts_uniform(rng, -1, 1))));
+                    rest[j].rotation, ossa_quat_from_axis_angle(axis, (float)ts_uniform(rng, -turn, turn))));
                 jk->s[i] = (ossa_float3){x.scale.x, x.scale.y, x.scale.z};
             }
         }
@@ -218,8 +223,12 @@ TEST(lane_sampling_of_compressed_clips_equals_the_reference_bit_for_bit)
     ts_rng rng = ts_rng_make(41);
     character ch;
     REQUIRE(character_make(&rng, 37, 0, &ch)); /* three chunks of 16 joints, the last partly */
-    for (int k = 0; k < CLIPS; ++k)
+    int full = 0;
+    for (int k = 0; k < CLIPS; ++k) {
         CHECK(ossa_clip_is_compressed(ch.clips[k]) == (k != 1));
+        full += (TL_CAT(tl_clip, ch.clips[k], 0)->flags & TL_CLIP_FULL_ROTATIONS) != 0;
+    }
+    CHECK(full > 0); /* some rotation stores its w */
     const int packed_only[3] = {0, 2, 3}, mixed[4] = {0, 1, 2, 3};
     int paths = 0;
     for (int p = OSSA_SIMD_PORTABLE; p < OSSA_SIMD_PATH_COUNT; ++p) {

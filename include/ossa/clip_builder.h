@@ -114,6 +114,10 @@ typedef struct ossa_clip_build_options {
      * (the default: docs/compression.md). Raw clips are larger and sample
      * the resampled keys exactly; both kinds sample through the same jobs. */
     bool raw;
+    /* The compressor's effort: 0 (default) raises the bits of the component
+     * whose error weighs most on the worst joint; 1 measures every
+     * candidate first (about 1 % smaller, two to three times slower). */
+    int compression_level;
     ossa_allocator allocator;
 } ossa_clip_build_options;
 

@@ -282,8 +282,9 @@ static ossa_result rate_and_compress(const ossa_raw_joint_track *const *tracks,
         *out = raw;
         return r;
     }
-    ossai_compress_setup setup = {raw, skeleton, tracks, duration, distance, units.tolerance,
-                                  units.distance, 0.0};
+    ossai_compress_setup setup = {raw,       skeleton,       tracks, duration,
+                                  distance,  units.tolerance, units.distance, 0.0,
+                                  options->compression_level > 0};
     ossai_compress_report cr;
     ossa_clip *packed = NULL;
     ossai_clip_error err = {0.0, -1, 0.0};
@@ -425,6 +426,10 @@ ossa_result ossa_clip_build(const ossa_raw_clip *raw, const ossa_skeleton *skele
                               "clip '%s': duration %g s or rate %g Hz is invalid",
                               raw->name ? raw->name : "", (double)raw->duration_s,
                               (double)options->rate);
+    if (options->compression_level < 0 || options->compression_level > 1)
+        return ossa_error_set(error, OSSA_ERR_BAD_ARGUMENT, -1, -1,
+                              "clip '%s': compression_level %d is not 0 or 1",
+                              raw->name ? raw->name : "", options->compression_level);
     if (!isfinite(options->tolerance_m) || options->tolerance_m < 0.0f ||
         !isfinite(options->distance_m) || options->distance_m < 0.0f)
         return ossa_error_set(error, OSSA_ERR_BAD_VALUE, -1, -1,

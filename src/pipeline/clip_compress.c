@@ -15,6 +15,9 @@
  * tolerance (translated through the joint's lever) from it: small, since
  * every joint down a chain may spend it. */
 #define STILL_SHARE 0.02
+/* A rotation whose |w| relative to the rest comes below this stores its w:
+ * rebuilt from x, y, z, w loses precision as it nears 0 (d w ~ d|xyz| / w). */
+#define FULL_W 0.35
 
 typedef struct frames {
     const float *data;
@@ -159,6 +162,18 @@ static int classify(const frames *fr, int frames_count, const ossa_transform *re
     return sqrt(d2) <= limit ? OSSAI_TRACK_CONST : OSSAI_TRACK_ANIM;
 }
 
+/* conj(rest) q, normalised, in double. */
+static void rest_delta(ossa_quat r0, ossa_quat q, double d[4])
+{
+    d[0] = (double)r0.w * q.x - (double)r0.x * q.w - (double)r0.y * q.z + (double)r0.z * q.y;
+    d[1] = (double)r0.w * q.y + (double)r0.x * q.z - (double)r0.y * q.w - (double)r0.z * q.x;
+    d[2] = (double)r0.w * q.z - (double)r0.x * q.y + (double)r0.y * q.x - (double)r0.z * q.w;
+    d[3] = (double)r0.w * q.w + (double)r0.x * q.x + (double)r0.y * q.y + (double)r0.z * q.z;
+    const double len = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + d[3] * d[3]);
+    for (int c = 0; c < 4 && len > 0.0; ++c)
+        d[c] /= len;
+}
+
 static uint32_t align(uint64_t x, uint32_t a)
 {
     return (uint32_t)((x + a - 1) & ~(uint64_t)(a - 1));
@@ -190,16 +205,17 @@ ossa_result ossai_clip_compress(const ossai_compress_setup *setup, const ossa_al
     memset(&packed, 0, sizeof packed);
     ossa_result r = OSSA_ERR_OUT_OF_MEMORY;
     const size_t slots = (size_t)n * 3;
-    l.state = ossa_alloc(a, slots * 2, 16);
+    l.state = ossa_alloc(a, slots * 3, 16);
     l.constant = ossa_alloc(a, sizeof(float) * slots * 4, 16);
-    l.component = ossa_alloc(a, sizeof(int) * (slots * 3 + slots * 3), 16);
+    l.component = ossa_alloc(a, sizeof(int) * (slots * 4 + slots * 3), 16);
     if (!l.state || !l.constant || !l.component || !make_levers(sk, setup->distance, a, &lv))
         goto fail;
     l.step = l.state + slots;
-    l.track = l.component + slots * 3;
+    l.full = l.step + slots;
+    l.track = l.component + slots * 4;
     l.track_joint = l.track + slots;
     l.track_kind = l.track_joint + slots;
-    int any_step = 0, uses_rest = 0;
+    int any_step = 0, uses_rest = 0, any_full = 0;
     for (int j = 0; j < n; ++j)
         for (int kind = 0; kind < OSSAI_KINDS; ++kind) {
             const size_t slot = (size_t)j * 3 + (size_t)kind;
@@ -210,6 +226,15 @@ ossa_result ossai_clip_compress(const ossai_compress_setup *setup, const ossa_al
             any_step |= l.step[slot];
             uses_rest |= l.state[slot] == OSSAI_TRACK_REST ||
                          (kind == OSSAI_KIND_R && l.state[slot] == OSSAI_TRACK_ANIM);
+            /* a rotation that comes near half a turn from the rest keeps its w */
+            l.full[slot] = 0;
+            if (kind == OSSAI_KIND_R && l.state[slot] == OSSAI_TRACK_ANIM)
+                for (int f = 0; f < frame_count && !l.full[slot]; ++f) {
+                    double d[4];
+                    rest_delta(rest[j].rotation, key_rotation(&fr, f, j), d);
+                    l.full[slot] = fabs(d[3]) < FULL_W;
+                }
+            any_full |= l.full[slot];
             report->rest_tracks += l.state[slot] == OSSAI_TRACK_REST;
             report->constant_tracks += l.state[slot] == OSSAI_TRACK_CONST;
             l.track[slot] = -1;
@@ -231,18 +256,18 @@ ossa_result ossai_clip_compress(const ossai_compress_setup *setup, const ossa_al
     int constants = 0;
     for (uint32_t chunk = 0; chunk < chunks; ++chunk)
         for (int kind = 0; kind < OSSAI_KINDS; ++kind)
-            for (int c = 0; c < 3; ++c)
+            for (int c = 0; c < (kind == OSSAI_KIND_R ? 4 : 3); ++c)
                 for (int j = (int)(chunk * OSSAI_CHUNK); j < (int)((chunk + 1) * OSSAI_CHUNK) && j < n; ++j) {
                     const size_t slot = (size_t)j * 3 + (size_t)kind;
-                    if (l.state[slot] == OSSAI_TRACK_ANIM) {
+                    if (l.state[slot] == OSSAI_TRACK_ANIM && (c < 3 || l.full[slot])) {
                         if (c == 0) {
                             l.track[slot] = l.track_count;
                             l.track_joint[l.track_count] = j;
                             l.track_kind[l.track_count++] = kind;
                         }
-                        l.component[slot * 3 + (size_t)c] = l.component_count++;
+                        l.component[slot * 4 + (size_t)c] = l.component_count++;
                     } else if (l.state[slot] == OSSAI_TRACK_CONST) {
-                        constants += kind == OSSAI_KIND_R && c == 2 ? 2 : 1;
+                        ++constants;
                     }
                 }
     report->animated_tracks = l.track_count;
@@ -257,28 +282,32 @@ ossa_result ossai_clip_compress(const ossai_compress_setup *setup, const ossa_al
                 const size_t slot = (size_t)j * 3 + (size_t)kind;
                 if (l.state[slot] != OSSAI_TRACK_ANIM)
                     continue;
-                const int *k = &l.component[slot * 3];
-                for (int c = 0; c < 3; ++c)
+                const int *k = &l.component[slot * 4];
+                const int comps = l.full[slot] ? 4 : 3;
+                for (int c = 0; c < comps; ++c)
                     track_of[k[c]] = l.track[slot];
+                double prev[4] = {0, 0, 0, 1};
                 for (int f = 0; f < frame_count; ++f) {
-                    float v[3];
+                    float v[4];
                     if (kind == OSSAI_KIND_R) {
-                        /* relative to the rest rotation; w >= 0 is rebuilt */
-                        const ossa_quat q = key_rotation(&fr, f, j), r0 = rest[j].rotation;
-                        const double d[4] = {
-                            (double)r0.w * q.x - (double)r0.x * q.w - (double)r0.y * q.z + (double)r0.z * q.y,
-                            (double)r0.w * q.y + (double)r0.x * q.z - (double)r0.y * q.w - (double)r0.z * q.x,
-                            (double)r0.w * q.z - (double)r0.x * q.y + (double)r0.y * q.x - (double)r0.z * q.w,
-                            (double)r0.w * q.w + (double)r0.x * q.x + (double)r0.y * q.y + (double)r0.z * q.z};
-                        const double len = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + d[3] * d[3]);
-                        const double s = (d[3] < 0.0 ? -1.0 : 1.0) / (len > 0.0 ? len : 1.0);
-                        v[0] = (float)(s * d[0]), v[1] = (float)(s * d[1]), v[2] = (float)(s * d[2]);
+                        /* relative to the rest rotation; w >= 0 rebuilt, or
+                         * stored and kept on one hemisphere */
+                        double d[4];
+                        rest_delta(rest[j].rotation, key_rotation(&fr, f, j), d);
+                        const double dot = d[0] * prev[0] + d[1] * prev[1] + d[2] * prev[2] +
+                                           d[3] * prev[3];
+                        const double sign = l.full[slot] ? (f > 0 && dot < 0.0 ? -1.0 : 1.0)
+                                                         : (d[3] < 0.0 ? -1.0 : 1.0);
+                        for (int c = 0; c < 4; ++c) {
+                            prev[c] = sign * d[c];
+                            v[c] = (float)prev[c];
+                        }
                     } else {
                         const int base = kind == OSSAI_KIND_T ? OSSAI_TX : OSSAI_SX;
                         for (int c = 0; c < 3; ++c)
                             v[c] = key(&fr, f, base + c, j);
                     }
-                    for (int c = 0; c < 3; ++c)
+                    for (int c = 0; c < comps; ++c)
                         values[(size_t)f * (size_t)m + (size_t)k[c]] = v[c];
                 }
             }
@@ -296,6 +325,7 @@ ossa_result ossai_clip_compress(const ossai_compress_setup *setup, const ossa_al
         in.track_count = l.track_count;
         in.track_of = track_of;
         in.target = setup->target;
+        in.thorough = setup->thorough;
         if ((r = ossai_pack(&in, &view, a, &packed)))
             goto fail;
         report->segment_frames = 1 << packed.segment_shift;
@@ -306,7 +336,10 @@ ossa_result ossai_clip_compress(const ossai_compress_setup *setup, const ossa_al
 
     /* the section: header, packed header, masks, constants, block arrays,
      * name */
-    const uint32_t rows = any_step ? OSSAI_MASK_ROWS : OSSAI_MASK_STEP;
+    const uint32_t clip_flags = OSSAI_CLIP_PACKED | (any_step ? OSSAI_CLIP_HAS_STEP : 0u) |
+                                (uses_rest ? OSSAI_CLIP_USES_REST : 0u) |
+                                (any_full ? OSSAI_CLIP_FULL_ROTATIONS : 0u);
+    const uint32_t rows = ossai_mask_rows(clip_flags);
     const uint64_t packed_at = sizeof(ossa_clip);
     const uint64_t masks_at = packed_at + sizeof(ossai_clip_packed);
     const uint64_t constants_at = align(masks_at + 2u * rows * chunks, 4);
@@ -328,8 +361,7 @@ ossa_result ossai_clip_compress(const ossai_compress_setup *setup, const ossa_al
     memset(c, 0, (size_t)total);
     *c = *raw;
     c->bytes = (uint32_t)total;
-    c->flags = OSSAI_CLIP_PACKED | (any_step ? OSSAI_CLIP_HAS_STEP : 0u) |
-               (uses_rest ? OSSAI_CLIP_USES_REST : 0u);
+    c->flags = clip_flags;
     c->frames_offset = (uint32_t)packed_at;
     c->step_offset = 0;
     c->name_offset = (uint32_t)name_at;
@@ -369,6 +401,8 @@ ossa_result ossai_clip_compress(const ossai_compress_setup *setup, const ossa_al
                     masks[(OSSAI_MASK_CONST + kind) * chunks + chunk] |= bit;
                 if (l.step[slot])
                     masks[(OSSAI_MASK_STEP + kind) * chunks + chunk] |= bit;
+                if (l.full[slot])
+                    masks[ossai_mask_full_row(clip_flags) * chunks + chunk] |= bit;
             }
             for (int cc = 0; cc < (kind == OSSAI_KIND_R ? 4 : 3); ++cc)
                 for (int j = (int)(chunk * OSSAI_CHUNK); j < (int)((chunk + 1) * OSSAI_CHUNK) && j < n; ++j) {

@@ -17,6 +17,7 @@ typedef struct ossai_compress_setup {
     double default_distance;                    /* recorded in the clip */
     double target;                              /* the search's bound, relative to the
                                                    tolerance; 0: the packer's default */
+    int thorough;                               /* ossa_clip_build_options.compression_level */
 } ossai_compress_setup;
 
 typedef struct ossai_compress_report {

@@ -32,6 +32,7 @@ struct ossai_joint_oracle {
     int *f0;
     ossai_dxf *source, *local, *model; /* [point * joints + j] */
     double *joint_error;               /* per joint, relative to the tolerance */
+    double *reach;                     /* [j * joints + g]: rest distance from j to g's points */
     int *path;
 };
 
@@ -94,7 +95,11 @@ ossai_joint_oracle *ossai_joint_oracle_make(const ossai_oracle_setup *setup,
         for (int a = j; a != (int)OSSA_NO_PARENT; a = o->parents[a])
             ++total;
     o->descendants = ossa_alloc(allocator, sizeof(int) * (total + 1), 16);
-    if (!o->keys || !o->descendants_at || !o->path || !o->joint_error || !o->descendants) {
+    o->reach = ossa_alloc(allocator, sizeof(double) * (size_t)n * (size_t)n, 16);
+    ossai_dxf *rest_model = ossa_alloc(allocator, sizeof(ossai_dxf) * (size_t)n, 16);
+    if (!o->keys || !o->descendants_at || !o->path || !o->joint_error || !o->descendants ||
+        !o->reach || !rest_model) {
+        ossa_free(allocator, rest_model);
         ossai_joint_oracle_free(o);
         return NULL;
     }
@@ -131,6 +136,18 @@ ossai_joint_oracle *ossai_joint_oracle_make(const ossai_oracle_setup *setup,
         }
     }
     o->descendants_at[n] = (int)at;
+    for (int j = 0; j < n; ++j)
+        rest_model[j] = ossai_dxf_from_transform(&o->rest[j]);
+    ossai_dxf_to_model(o->parents, n, rest_model, rest_model);
+    for (int j = 0; j < n; ++j)
+        for (int g = 0; g < n; ++g) {
+            const double dx = rest_model[g].m[0][3] - rest_model[j].m[0][3];
+            const double dy = rest_model[g].m[1][3] - rest_model[j].m[1][3];
+            const double dz = rest_model[g].m[2][3] - rest_model[j].m[2][3];
+            o->reach[(size_t)j * (size_t)n + (size_t)g] =
+                sqrt(dx * dx + dy * dy + dz * dz) + o->setup.distance[g];
+        }
+    ossa_free(allocator, rest_model);
     return o;
 }
 
@@ -158,6 +175,7 @@ void ossai_joint_oracle_free(ossai_joint_oracle *o)
     ossa_free(a, o->descendants_at);
     ossa_free(a, o->path);
     ossa_free(a, o->joint_error);
+    ossa_free(a, o->reach);
     ossa_free(a, o);
 }
 
@@ -206,12 +224,12 @@ static ossa_transform sample(const ossai_joint_oracle *o, int p, int j)
             break;
         }
         default: {
-            const int *k = &l->component[slot * 3];
+            const int *k = &l->component[slot * 4];
             if (kind == OSSAI_KIND_R) {
                 ossa_quat a = {value(o, fa, k[0]), value(o, fa, k[1]), value(o, fa, k[2]), 0.0f};
                 ossa_quat b = {value(o, fb, k[0]), value(o, fb, k[1]), value(o, fb, k[2]), 0.0f};
-                a.w = ossai_pack_rotation_w(a.x, a.y, a.z);
-                b.w = ossai_pack_rotation_w(b.x, b.y, b.z);
+                a.w = l->full[slot] ? value(o, fa, k[3]) : ossai_pack_rotation_w(a.x, a.y, a.z);
+                b.w = l->full[slot] ? value(o, fb, k[3]) : ossai_pack_rotation_w(b.x, b.y, b.z);
                 x.rotation = ossai_pack_rotation(rest->rotation, a, b, alpha);
             } else {
                 for (int c = 0; c < 3; ++c)
@@ -387,8 +405,24 @@ static int reaching(void *user, int group, int *tracks, int max)
     return count;
 }
 
+/* A translation moves the group's points by its own error (times the
+ * parent's scale); a rotation component's error turns them by about twice
+ * as many radians, at the distance from the joint to the group's points;
+ * a scale stretches that distance. */
+static double lever(void *user, int track, int group)
+{
+    ossai_joint_oracle *o = user;
+    const ossai_joint_layout *l = o->setup.layout;
+    const int j = l->track_joint[track];
+    const double reach = o->reach[(size_t)j * (size_t)o->joints + (size_t)group];
+    const double factor = l->track_kind[track] == OSSAI_KIND_T ? 1.0
+                          : l->track_kind[track] == OSSAI_KIND_R ? 2.0 * reach
+                                                                 : reach;
+    return factor / o->setup.tolerance;
+}
+
 ossai_pack_oracle ossai_joint_oracle_view(ossai_joint_oracle *oracle)
 {
-    ossai_pack_oracle v = {oracle, window, track_error, worst, reaching, group_error};
+    ossai_pack_oracle v = {oracle, window, track_error, worst, reaching, group_error, lever};
     return v;
 }

@@ -18,8 +18,10 @@ typedef struct ossai_joint_layout {
     int track_count;           /* animated tracks */
     uint8_t *state;            /* [j * 3 + kind]: OSSAI_TRACK_* */
     uint8_t *step;             /* [j * 3 + kind]: the track holds (STEP) */
+    uint8_t *full;             /* [j * 3 + kind]: an animated rotation that stores its w */
     float *constant;           /* [(j * 3 + kind) * 4 + c]: a constant track's x y z (w) */
-    int *component;            /* [(j * 3 + kind) * 3 + c]: an animated track's components */
+    int *component;            /* [(j * 3 + kind) * 4 + c]: an animated track's components
+                                  (c = 3: the w of a full rotation) */
     int *track;                /* [j * 3 + kind]: its track number, or -1 */
     int *track_joint;          /* per track */
     int *track_kind;

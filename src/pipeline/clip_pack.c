@@ -6,7 +6,6 @@
 #include "clip_pack.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "blob/format.h"
@@ -35,6 +34,7 @@ typedef struct search {
     float *seg_min, *seg_max; /* per component over the segment */
     uint8_t *width, *smin, *sext;
     uint8_t *solo;         /* per component: the previous segment's solo width */
+    int exact_search;      /* phase 2 measures every candidate (slow) */
     float *dec;            /* window: [(f - first) * n + k] */
     int **track_comps;     /* per track: its components, -1 ended */
 } search;
@@ -246,20 +246,47 @@ static void search_segment(search *s, uint8_t *result, int *tracks, int max_trac
             break;
         const int count = o->reaching(o->user, group, tracks, max_tracks);
         int best_c = -1, best_t = -1;
-        double best_e = worst;
-        for (int i = 0; i < count; ++i) {
-            const int t = tracks[i];
-            for (const int *c = s->track_comps[t]; *c >= 0; ++c) {
-                if (result[*c] >= OSSAI_PACK_MAX_BITS)
-                    continue;
-                set_width(s, *c, result[*c] + 1u);
-                const double e = o->group_error(o->user, t, group);
-                set_width(s, *c, result[*c]);
-                o->group_error(o->user, t, group);
-                if (e < best_e) {
-                    best_e = e;
-                    best_c = *c;
-                    best_t = t;
+        if (s->exact_search) {
+            double best_e = worst;
+            for (int i = 0; i < count; ++i) {
+                const int t = tracks[i];
+                for (const int *c = s->track_comps[t]; *c >= 0; ++c) {
+                    if (result[*c] >= OSSAI_PACK_MAX_BITS)
+                        continue;
+                    set_width(s, *c, result[*c] + 1u);
+                    const double e = o->group_error(o->user, t, group);
+                    set_width(s, *c, result[*c]);
+                    o->group_error(o->user, t, group);
+                    if (e < best_e) {
+                        best_e = e;
+                        best_c = *c;
+                        best_t = t;
+                    }
+                }
+            }
+        } else {
+            /* the component whose quantisation error, times its lever on the
+             * group, is largest */
+            double best_score = 0.0;
+            for (int i = 0; i < count; ++i) {
+                const int t = tracks[i];
+                const double lever = o->lever(o->user, t, group);
+                for (const int *c = s->track_comps[t]; *c >= 0; ++c) {
+                    if (result[*c] >= OSSAI_PACK_MAX_BITS)
+                        continue;
+                    double err = 0.0;
+                    for (int f = s->f0; f < s->f1; ++f) {
+                        const double d = fabs((double)s->dec[(size_t)(f - s->first) * (size_t)n +
+                                                             (size_t)*c] -
+                                              source(s, f, *c));
+                        err = d > err ? d : err;
+                    }
+                    const double score = err * lever;
+                    if (score > best_score) {
+                        best_score = score;
+                        best_c = *c;
+                        best_t = t;
+                    }
                 }
             }
         }
@@ -352,6 +379,7 @@ static ossa_result pack_with(const ossai_pack_input *in, const ossai_pack_oracle
     memset(&s, 0, sizeof s);
     s.in = in;
     s.oracle = oracle;
+    s.exact_search = in->thorough != 0;
     s.n = n;
     s.single = single;
     out->component_count = n;

@@ -38,6 +38,10 @@ typedef struct ossai_pack_oracle {
     int (*reaching)(void *user, int group, int *tracks, int max);
     /* After the components of track t changed: group g's error. */
     double (*group_error)(void *user, int track, int group);
+    /* How far group g's points move, relative to the tolerance, per unit of
+     * error in one of track t's components (t reaching g): the search's
+     * estimate of where a bit helps most. */
+    double (*lever)(void *user, int track, int group);
 } ossai_pack_oracle;
 
 typedef struct ossai_pack_input {
@@ -51,6 +55,8 @@ typedef struct ossai_pack_input {
      * target (a share of the tolerance kept as a margin for rounding). */
     double solo_share;
     double target;
+    /* 1: measure every candidate bit instead of estimating by lever. */
+    int thorough;
     /* Segment lengths to try, as shifts (frames = 1 << shift); the smallest
      * result is kept. 0 entries: the default set. */
     const int *shifts;

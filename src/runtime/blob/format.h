@@ -81,7 +81,12 @@ enum {
  * animated rotation (stored relative to it): sampling needs the skeleton's
  * rest pose. */
 #define OSSAI_CLIP_USES_REST 4u
-#define OSSAI_CLIP_FLAGS (OSSAI_CLIP_HAS_STEP | OSSAI_CLIP_PACKED | OSSAI_CLIP_USES_REST)
+/* Some animated rotation of a compressed clip stores its w as well (a mask
+ * row says which): near w = 0 (half a turn from the rest rotation) a w
+ * rebuilt from x, y, z would lose its precision. */
+#define OSSAI_CLIP_FULL_ROTATIONS 8u
+#define OSSAI_CLIP_FLAGS                                                                        \
+    (OSSAI_CLIP_HAS_STEP | OSSAI_CLIP_PACKED | OSSAI_CLIP_USES_REST | OSSAI_CLIP_FULL_ROTATIONS)
 #define OSSAI_NO_ERROR_JOINT 0xFFFFFFFFu
 /* Bits of the per-joint step byte: the track holds instead of interpolating. */
 #define OSSAI_STEP_T 1u
@@ -117,18 +122,33 @@ struct ossa_clip {
  * skeleton's), constant (stored once: three floats, a rotation four), or
  * animated: its three components are quantised at every frame inside a
  * packed block - a rotation's as the rotation relative to the rest one,
- * conj(rest) q, with w >= 0 rebuilt from x y z (near 1, so precisely). The joint masks say which, per
+ * conj(rest) q, with w >= 0 rebuilt from x y z (near 1, so precisely) or,
+ * for a rotation that goes half a turn from the rest, stored as well (and
+ * then kept on one hemisphere from frame to frame instead). The joint masks say which, per
  * chunk of 16 joints (u16, bit j of chunk k is joint 16 k + j): rows
- * OSSAI_MASK_ANIM + kind, OSSAI_MASK_CONST + kind and, with
- * OSSAI_CLIP_HAS_STEP, OSSAI_MASK_STEP + kind. A track is rest when neither
- * its anim nor its const bit is set.
+ * OSSAI_MASK_ANIM + kind, OSSAI_MASK_CONST + kind, then with
+ * OSSAI_CLIP_HAS_STEP OSSAI_MASK_STEP + kind, then with
+ * OSSAI_CLIP_FULL_ROTATIONS the full row (ossai_mask_full_row): animated
+ * rotations that store w too. A track is rest when neither its anim nor its
+ * const bit is set.
  *
  * Components are numbered in record order: chunk by chunk; inside a chunk
- * kind T, R, S; inside a kind x, y, z; inside those the chunk's animated
- * joints in ascending order. Constants follow the same order over the
- * constant tracks (a rotation's four components x, y, z, w). */
+ * kind T, R, S; inside a kind x, y, z (and for R then w, over the full
+ * rotations only); inside those the chunk's joints in ascending order.
+ * Constants follow the same order over the constant tracks (a rotation's
+ * four components x, y, z, w). */
 enum { OSSAI_KIND_T, OSSAI_KIND_R, OSSAI_KIND_S, OSSAI_KINDS };
-enum { OSSAI_MASK_ANIM = 0, OSSAI_MASK_CONST = 3, OSSAI_MASK_STEP = 6, OSSAI_MASK_ROWS = 9 };
+enum { OSSAI_MASK_ANIM = 0, OSSAI_MASK_CONST = 3, OSSAI_MASK_STEP = 6 };
+
+static inline uint32_t ossai_mask_full_row(uint32_t clip_flags)
+{
+    return (clip_flags & OSSAI_CLIP_HAS_STEP) ? 9u : 6u;
+}
+
+static inline uint32_t ossai_mask_rows(uint32_t clip_flags)
+{
+    return ossai_mask_full_row(clip_flags) + ((clip_flags & OSSAI_CLIP_FULL_ROTATIONS) ? 1u : 0u);
+}
 #define OSSAI_CHUNK 16u
 
 /* The widest quantised value, in bits (float holds every integer below
@@ -177,8 +197,7 @@ typedef struct ossai_packed_segment {
 /* What follows the clip header of a compressed clip. Offsets are from the
  * clip section's start. */
 typedef struct ossai_clip_packed {
-    uint32_t masks_offset;     /* u16[rows][joint_stride / 16], 2-aligned; rows 6, or 9 with
-                                  OSSAI_CLIP_HAS_STEP */
+    uint32_t masks_offset;     /* u16[ossai_mask_rows][joint_stride / 16], 2-aligned */
     uint32_t constants_offset; /* f32[constant_count], 4-aligned */
     uint32_t constant_count;   /* 3 per constant T or S track, 4 per R */
     uint32_t rest_crc;         /* CRC-32C of the rest pose it was built on (informational;

@@ -29,13 +29,16 @@ static int popcount16(uint32_t x)
     ((int64_t)clip->frames_offset + (int64_t)offsetof(ossai_clip_packed, block) +               \
      (int64_t)offsetof(ossai_packed_block, name))
 
-static ossa_result check_masks(const ossa_clip *clip, const ossai_clip_packed *p, uint32_t rows,
+static ossa_result check_masks(const ossa_clip *clip, const ossai_clip_packed *p,
                                uint32_t *components, uint32_t *constants, int *uses_rest,
                                const char *where, ossa_error *error)
 {
     const uint32_t chunks = clip->joint_stride / OSSAI_CHUNK;
     const uint16_t *m = (const uint16_t *)(const void *)((const char *)clip + p->masks_offset);
-    int any_step = 0;
+    const int has_step = (clip->flags & OSSAI_CLIP_HAS_STEP) != 0;
+    const int has_full = (clip->flags & OSSAI_CLIP_FULL_ROTATIONS) != 0;
+    const uint32_t full_row = ossai_mask_full_row(clip->flags);
+    int any_step = 0, any_full = 0;
     *components = *constants = 0;
     *uses_rest = 0;
     for (uint32_t k = 0; k < chunks; ++k) {
@@ -43,10 +46,18 @@ static ossa_result check_masks(const ossa_clip *clip, const ossai_clip_packed *p
         const uint32_t live = clip->joint_count - j0 >= OSSAI_CHUNK
                                   ? 0xFFFFu
                                   : (1u << (clip->joint_count - j0)) - 1u;
+        const uint32_t full = has_full ? m[full_row * chunks + k] : 0u;
+        if (full & ~m[(OSSAI_MASK_ANIM + OSSAI_KIND_R) * chunks + k])
+            return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, (int)j0,
+                                  p->masks_offset + 2 * (int64_t)(full_row * chunks + k),
+                                  "%s: chunk %u stores w for a rotation that is not animated",
+                                  where, k);
+        any_full |= full != 0;
+        *components += (uint32_t)popcount16(full);
         for (int kind = 0; kind < OSSAI_KINDS; ++kind) {
             const uint32_t anim = m[(OSSAI_MASK_ANIM + kind) * chunks + k];
             const uint32_t still = m[(OSSAI_MASK_CONST + kind) * chunks + k];
-            const uint32_t step = rows > OSSAI_MASK_STEP ? m[(OSSAI_MASK_STEP + kind) * chunks + k] : 0u;
+            const uint32_t step = has_step ? m[(OSSAI_MASK_STEP + kind) * chunks + k] : 0u;
             const int64_t at = p->masks_offset + 2 * (int64_t)((OSSAI_MASK_ANIM + kind) * chunks + k);
             if ((anim | still | step) & ~live)
                 return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, (int)j0, at,
@@ -66,17 +77,19 @@ static ossa_result check_masks(const ossa_clip *clip, const ossai_clip_packed *p
             *uses_rest |= (live & ~(anim | still)) != 0 || (kind == OSSAI_KIND_R && anim != 0);
         }
     }
-    if (rows > OSSAI_MASK_STEP && !any_step)
+    if (has_step && !any_step)
         return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, -1, 20,
                               "%s: the step flag is set but no track holds", where);
+    if (has_full && !any_full)
+        return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, -1, 20,
+                              "%s: the full-rotation flag is set but no rotation stores w", where);
     return OSSA_OK;
 }
 
 /* The constants: finite, each constant rotation of length 1. */
 static ossa_result check_constants(const ossa_clip *clip, const ossai_clip_packed *p,
-                                   uint32_t rows, const char *where, ossa_error *error)
+                                   const char *where, ossa_error *error)
 {
-    (void)rows;
     const uint32_t chunks = clip->joint_stride / OSSAI_CHUNK;
     const uint16_t *m = (const uint16_t *)(const void *)((const char *)clip + p->masks_offset);
     const float *c = (const float *)(const void *)((const char *)clip + p->constants_offset);
@@ -166,15 +179,19 @@ static ossa_result check_block(const ossa_clip *clip, const ossai_clip_packed *p
                               "%s: bits_bytes = %u, must be %u..%u (padding included)", where,
                               b->bits_bytes, OSSAI_PACK_PADDING, UINT32_MAX >> 3);
     /* ranges: finite, extents >= 0, values bounded; a rotation component
-     * (record order: per chunk T, R, S rows of 3) within ROTATION_LIMIT */
+     * (record order: per chunk T, R (with the w of full rotations), S)
+     * within ROTATION_LIMIT */
     const float *mins = (const float *)(const void *)((const char *)clip + b->ranges_offset);
     const float *exts = mins + n;
     const uint32_t chunks = clip->joint_stride / OSSAI_CHUNK;
     const uint16_t *m = (const uint16_t *)(const void *)((const char *)clip + p->masks_offset);
     uint32_t k = 0;
+    const uint32_t full_row = ossai_mask_full_row(clip->flags);
     for (uint32_t ch = 0; ch < chunks; ++ch)
         for (int kind = 0; kind < OSSAI_KINDS; ++kind) {
-            const uint32_t count = 3u * (uint32_t)popcount16(m[(OSSAI_MASK_ANIM + kind) * chunks + ch]);
+            uint32_t count = 3u * (uint32_t)popcount16(m[(OSSAI_MASK_ANIM + kind) * chunks + ch]);
+            if (kind == OSSAI_KIND_R && (clip->flags & OSSAI_CLIP_FULL_ROTATIONS))
+                count += (uint32_t)popcount16(m[full_row * chunks + ch]);
             const float limit = kind == OSSAI_KIND_R ? ROTATION_LIMIT : VALUE_LIMIT;
             for (uint32_t i = 0; i < count; ++i, ++k) {
                 const float lo = mins[k], e = exts[k];
@@ -242,14 +259,14 @@ ossa_result ossai_clip_validate_packed(const ossa_clip *clip, const char *where,
         return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, -1, FIELD(tolerance),
                               "%s: tolerance %g / distance %g is not finite and >= 0", where,
                               (double)p->tolerance, (double)p->distance);
-    const uint32_t rows = (clip->flags & OSSAI_CLIP_HAS_STEP) ? OSSAI_MASK_ROWS : OSSAI_MASK_STEP;
+    const uint32_t rows = ossai_mask_rows(clip->flags);
     const uint32_t chunks = clip->joint_stride / OSSAI_CHUNK;
     if ((r = ossai_check_array(clip->bytes, p->masks_offset, (uint64_t)rows * chunks, 2, 2,
                                where, "joint masks", error)))
         return r;
     uint32_t components, constants;
     int uses_rest;
-    if ((r = check_masks(clip, p, rows, &components, &constants, &uses_rest, where, error)))
+    if ((r = check_masks(clip, p, &components, &constants, &uses_rest, where, error)))
         return r;
     if (uses_rest != ((clip->flags & OSSAI_CLIP_USES_REST) != 0))
         return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, -1, 20,
@@ -260,7 +277,7 @@ ossa_result ossai_clip_validate_packed(const ossa_clip *clip, const char *where,
                               p->constant_count, constants);
     if ((r = ossai_check_array(clip->bytes, p->constants_offset, constants, 4, 4, where,
                                "constants", error)) ||
-        (r = check_constants(clip, p, rows, where, error)))
+        (r = check_constants(clip, p, where, error)))
         return r;
     return check_block(clip, p, components, where, error);
 }

@@ -60,7 +60,9 @@ void ossai_packed_sample(const ossa_clip *clip, const ossa_transform *rest, floa
     const ossai_clip_packed *p = ossai_clip_packed_header(clip);
     const ossai_packed_block *b = &p->block;
     const uint32_t joints = clip->joint_count, chunks = clip->joint_stride / OSSAI_CHUNK;
-    const uint32_t rows = (clip->flags & OSSAI_CLIP_HAS_STEP) ? OSSAI_MASK_ROWS : OSSAI_MASK_STEP;
+    const int has_step = (clip->flags & OSSAI_CLIP_HAS_STEP) != 0;
+    const int has_full = (clip->flags & OSSAI_CLIP_FULL_ROTATIONS) != 0;
+    const uint32_t full_row = ossai_mask_full_row(clip->flags);
     const uint16_t *masks = (const uint16_t *)(const void *)((const char *)clip + p->masks_offset);
     const float *constants = (const float *)(const void *)((const char *)clip + p->constants_offset);
     uint32_t f0;
@@ -81,12 +83,15 @@ void ossai_packed_sample(const ossa_clip *clip, const ossa_transform *rest, floa
         const int wanted = (int)j0 < first + count && (int)(j0 + OSSAI_CHUNK) > first;
         /* the chunk's values: [joint][kind][component] of frames a and b */
         float va[OSSAI_CHUNK][3][4], vb[OSSAI_CHUNK][3][4];
+        const uint32_t full = has_full ? masks[full_row * chunks + chunk] : 0u;
         for (int kind = 0; kind < OSSAI_KINDS; ++kind) {
             const uint32_t anim = masks[(OSSAI_MASK_ANIM + kind) * chunks + chunk];
             const uint32_t still = masks[(OSSAI_MASK_CONST + kind) * chunks + chunk];
             for (int c = 0; c < (kind == OSSAI_KIND_R ? 4 : 3); ++c)
                 for (uint32_t j = 0; j < OSSAI_CHUNK; ++j) {
-                    if ((anim >> j & 1u) && c < 3) {
+                    /* x y z of animated tracks; w of full rotations */
+                    const uint32_t stored = c < 3 ? anim : full;
+                    if (stored >> j & 1u) {
                         if (wanted) {
                             va[j][kind][c] = next_value(clip, b, &ca, k);
                             vb[j][kind][c] = next_value(clip, b, &cb, k);
@@ -114,8 +119,7 @@ void ossai_packed_sample(const ossa_clip *clip, const ossa_transform *rest, floa
                 const uint32_t anim = masks[(OSSAI_MASK_ANIM + kind) * chunks + chunk] >> j & 1u;
                 const uint32_t still = masks[(OSSAI_MASK_CONST + kind) * chunks + chunk] >> j & 1u;
                 const uint32_t step =
-                    rows > OSSAI_MASK_STEP ? masks[(OSSAI_MASK_STEP + kind) * chunks + chunk] >> j & 1u
-                                           : 0u;
+                    has_step ? masks[(OSSAI_MASK_STEP + kind) * chunks + chunk] >> j & 1u : 0u;
                 const float a = step ? held : alpha;
                 if (!anim && !still) {
                     if (kind == OSSAI_KIND_T)
@@ -130,8 +134,13 @@ void ossai_packed_sample(const ossa_clip *clip, const ossa_transform *rest, floa
                 } else if (kind == OSSAI_KIND_R) {
                     ossa_quat qa = {va[j][1][0], va[j][1][1], va[j][1][2], 0.0f};
                     ossa_quat qb = {vb[j][1][0], vb[j][1][1], vb[j][1][2], 0.0f};
-                    qa.w = ossai_pack_rotation_w(qa.x, qa.y, qa.z);
-                    qb.w = ossai_pack_rotation_w(qb.x, qb.y, qb.z);
+                    if (full >> j & 1u) {
+                        qa.w = va[j][1][3];
+                        qb.w = vb[j][1][3];
+                    } else {
+                        qa.w = ossai_pack_rotation_w(qa.x, qa.y, qa.z);
+                        qb.w = ossai_pack_rotation_w(qb.x, qb.y, qb.z);
+                    }
                     if (interp == OSSA_ROTATION_SLERP)
                         x.rotation = ossai_pack_normalize(
                             ossai_pack_quat_mul(r->rotation, ossai_quat_slerp(qa, qb, a)));

@@ -16,8 +16,8 @@
 #endif
 
 #define CHUNK ((int)OSSAI_CHUNK)
-/* The most components a chunk animates: 16 joints x 3 tracks x 3. */
-#define CHUNK_VALUES (CHUNK * 9)
+/* The most components a chunk animates: 16 joints x (3 tracks x 3 + a w). */
+#define CHUNK_VALUES (CHUNK * 10)
 
 static inline int popcount16(uint32_t x)
 {
@@ -182,6 +182,7 @@ typedef struct lane_state {
     const uint8_t *bits;
     uint32_t chunks, k, ci; /* components and constants read so far */
     int steps, same;        /* STEP rows present; both frames in one segment */
+    int full_row;           /* the full rotations' mask row, or -1 */
     frame_state a, b;
 } lane_state;
 
@@ -216,6 +217,7 @@ static void lane_begin(lane_state *l, const ossa_clip *clip, uint32_t f0)
     l->chunks = clip->joint_stride / OSSAI_CHUNK;
     l->k = l->ci = 0;
     l->steps = (clip->flags & OSSAI_CLIP_HAS_STEP) != 0;
+    l->full_row = (clip->flags & OSSAI_CLIP_FULL_ROTATIONS) ? (int)ossai_mask_full_row(clip->flags) : -1;
     if (b->component_count) {
         const uint32_t f1 = clip->frame_count > 1 ? f0 + 1 : f0;
         l->a = frame_at(clip, b, f0);
@@ -280,7 +282,9 @@ static void packed_chunk(lane_state *l, uint32_t chunk, float alpha,
                          const float rest[OSSAI_POSE_C][CHUNK], float out[OSSAI_POSE_C][CHUNK])
 {
     const uint32_t chunks = l->chunks;
-    uint32_t anim[3], still[3], step[3], count = 0;
+    uint32_t anim[3], still[3], step[3];
+    const uint32_t full = l->full_row >= 0 ? l->masks[(uint32_t)l->full_row * chunks + chunk] : 0u;
+    uint32_t count = (uint32_t)popcount16(full);
     for (int kind = 0; kind < OSSAI_KINDS; ++kind) {
         anim[kind] = l->masks[(OSSAI_MASK_ANIM + kind) * chunks + chunk];
         still[kind] = l->masks[(OSSAI_MASK_CONST + kind) * chunks + chunk];
@@ -304,6 +308,7 @@ static void packed_chunk(lane_state *l, uint32_t chunk, float alpha,
         const int rows = kind == OSSAI_KIND_R ? 4 : 3;
         const int base = kind == OSSAI_KIND_T ? OSSAI_TX : kind == OSSAI_KIND_R ? OSSAI_QX : OSSAI_SX;
         const int na = popcount16(anim[kind]), nc = popcount16(still[kind]);
+        const int nf = kind == OSSAI_KIND_R ? popcount16(full) : 0;
         if (!anim[kind] && !still[kind]) {
             for (int c = 0; c < rows; ++c)
                 memcpy(out[base + c], rest[base + c], sizeof(float) * CHUNK);
@@ -317,6 +322,8 @@ static void packed_chunk(lane_state *l, uint32_t chunk, float alpha,
             const uint32_t am = anim[kind] >> v0 & part, cm = still[kind] >> v0 & part;
             const uint32_t sm = step[kind] >> v0 & part;
             const int before_a = popcount16(anim[kind] & ((1u << v0) - 1u));
+            const uint32_t fm = kind == OSSAI_KIND_R ? full >> v0 & part : 0u;
+            const int before_f = popcount16(full & ((1u << v0) - 1u));
             const int before_c = popcount16(still[kind] & ((1u << v0) - 1u));
             const vm is_anim = mask_of(am), is_const = mask_of(cm);
             const vf t = sm ? v_select(mask_of(sm), held, t_all) : t_all;
@@ -348,13 +355,16 @@ static void packed_chunk(lane_state *l, uint32_t chunk, float alpha,
                     a[c] = expand(pa + c * na + before_a, am);
                     b[c] = expand(pb + c * na + before_a, am);
                 }
-                /* ossai_pack_rotation_w */
+                /* ossai_pack_rotation_w, or the stored w of a full rotation */
                 for (int s = 0; s < 2; ++s) {
                     vf *x = s ? b : a;
                     vf d = v_mul(x[0], x[0]);
                     d = v_add(d, v_mul(x[1], x[1]));
                     d = v_add(d, v_mul(x[2], x[2]));
                     x[3] = v_sqrt(v_max(v_sub(one, d), v_zero()));
+                    if (fm)
+                        x[3] = v_select(mask_of(fm), expand((s ? pb : pa) + 3 * na + before_f, fm),
+                                        x[3]);
                 }
                 /* ossai_pack_rotation: shortest-arc lerp, after the rest
                  * rotation, normalised */
@@ -390,8 +400,8 @@ static void packed_chunk(lane_state *l, uint32_t chunk, float alpha,
             for (int c = 0; c < 4; ++c)
                 v_store(out[base + c] + v0, q[c]);
         }
-        pa += 3 * na;
-        pb += 3 * na;
+        pa += 3 * na + nf;
+        pb += 3 * na + nf;
     }
 }
 
