@@ -23,8 +23,8 @@ void clip_table_header(bool with_source)
     printf("  %-20s ", "name");
     if (with_source)
         printf("%-16s ", "from");
-    printf("%9s %8s %6s %9s %9s %6s %9s  %s\n", "duration", "rate", "keys", "raw B", "bytes",
-           "ratio", "error mm", "worst at");
+    printf("%9s %8s %6s %-6s %9s %9s %6s %9s  %s\n", "duration", "rate", "keys", "kind", "raw B",
+           "bytes", "ratio", "error mm", "worst at");
 }
 
 bool clip_table_row(const ossa_clip *clip, const ossa_skeleton *skeleton, const char *source)
@@ -40,8 +40,9 @@ bool clip_table_row(const ossa_clip *clip, const ossa_skeleton *skeleton, const 
         const char *slash = strrchr(source, '/');
         printf("%-16s ", slash ? slash + 1 : source);
     }
-    printf("%7.3f s %5.1f Hz %6d %9zu %9zu %5.1f:1 %8.4f%s", (double)ossa_clip_duration(clip),
-           (double)ossa_clip_rate(clip), ossa_clip_frame_count(clip), raw, bytes,
+    printf("%7.3f s %5.1f Hz %6d %-6s %9zu %9zu %5.1f:1 %8.4f%s", (double)ossa_clip_duration(clip),
+           (double)ossa_clip_rate(clip), ossa_clip_frame_count(clip),
+           ossa_clip_is_compressed(clip) ? "packed" : "raw", raw, bytes,
            bytes ? (double)raw / (double)bytes : 0.0, (double)error * mm, assumed ? "*" : " ");
     const char *name = skeleton && joint >= 0 ? ossa_skeleton_joint_name(skeleton, joint) : NULL;
     if (joint >= 0 && error > 0.0f) {
@@ -73,8 +74,10 @@ void clip_table_json(FILE *to, const ossa_clip *clip, const ossa_skeleton *skele
     json_float(to, ossa_clip_duration(clip));
     fprintf(to, ", \"rate\": ");
     json_float(to, ossa_clip_rate(clip));
-    fprintf(to, ", \"keys\": %d, \"raw_bytes\": %zu, \"bytes\": %zu, \"error\": ",
-            ossa_clip_frame_count(clip), clip_table_raw_bytes(clip), ossa_clip_bytes(clip));
+    fprintf(to, ", \"keys\": %d, \"compressed\": %s, \"raw_bytes\": %zu, \"bytes\": %zu, "
+                "\"error\": ",
+            ossa_clip_frame_count(clip), ossa_clip_is_compressed(clip) ? "true" : "false",
+            clip_table_raw_bytes(clip), ossa_clip_bytes(clip));
     json_float(to, error);
     fprintf(to, ", \"error_mm\": ");
     json_float(to, (float)(error * mm));
