@@ -28,7 +28,7 @@ int bench_parse_option(int argc, char **argv, int *i, bench_options *o)
             o->cache = mode[0] == 'w' ? BENCH_CACHE_WARM : BENCH_CACHE_COLD;
             return 1;
         }
-        fprintf(stderr, "ossa: --cache %s: expected warm or cold\n", mode);
+        cli_error("bench", "--cache %s: expected warm or cold", mode);
         return -1;
     }
     if (cli_is(a, "--list-variants", NULL)) {

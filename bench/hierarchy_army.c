@@ -165,7 +165,7 @@ bool hierarchy_army_init(army *a, const character *ch, int characters)
         a->local4[i] = bench_mat4_from_mat34(&m);
     }
     /* The best case first, while the heap is fresh. */
-    if (!build_naive(a, false, &a->naive_seq) || !build_naive(a, true, &a->naive))
+    if (!build_naive(a, false, &a->naive) || !build_naive(a, true, &a->naive_interleaved))
         return false;
     a->job.parents = a->parents;
     a->job.joint_count = a->joints;
@@ -191,8 +191,8 @@ bool hierarchy_army_init(army *a, const character *ch, int characters)
 
 void hierarchy_army_fini(army *a)
 {
+    free_naive(a, a->naive_interleaved);
     free_naive(a, a->naive);
-    free_naive(a, a->naive_seq);
     void *blocks[] = {a->local, a->local4, a->global4, a->model, a->model_qvs};
     for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; ++i)
         cli_free(blocks[i]);

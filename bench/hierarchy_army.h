@@ -24,8 +24,8 @@ typedef struct army {
     const uint16_t *parents;
     ossa_transform *local;       /* characters x joints sampled local poses */
     bench_mat4 *local4, *global4; /* flattened 4x4 variant */
-    naive_skeleton *naive;       /* one pointer tree per character, grown interleaved */
-    naive_skeleton *naive_seq;   /* the same, each tree grown at once */
+    naive_skeleton *naive;       /* one pointer tree per character, each grown at once */
+    naive_skeleton *naive_interleaved; /* the same, grown joint by joint across the army */
     ossa_mat34 *model;           /* library 3x4 output */
     ossa_qvs *model_qvs;         /* library QVS output, and the floor's */
     ossa_local_to_model_job job;

@@ -8,6 +8,7 @@
 #include "ossa/ossa.h"
 #include "test_support.h"
 #include "utest.h"
+#include "simd_paths.h"
 
 static void check_blending(ts_rng *rng, ossa_simd_path path, int width, int characters,
                            int joints)
@@ -115,7 +116,7 @@ TEST(lane_blending_matches_reference_with_masks_threshold_and_additive)
 {
     ts_rng rng = ts_rng_make(21);
     for (int p = OSSA_SIMD_PORTABLE; p < OSSA_SIMD_PATH_COUNT; ++p)
-        if (ossa_simd_path_supported((ossa_simd_path)p))
+        if (ts_path_runs((ossa_simd_path)p))
             for (size_t w = 0; w < sizeof widths / sizeof widths[0]; ++w) {
                 const int width = widths[w];
                 check_blending(&rng, (ossa_simd_path)p, width, 1, 13);

@@ -9,6 +9,7 @@
 #include "ossa/pipeline.h"
 #include "test_support.h"
 #include "utest.h"
+#include "simd_paths.h"
 
 /* OSSA_TEST_NEEDS_PIPELINE */
 
@@ -233,7 +234,7 @@ TEST(lane_sampling_matches_reference_for_every_path_width_and_fill)
     REQUIRE(character_make(&rng, 37, 0, &ch));
     int paths = 0;
     for (int p = OSSA_SIMD_PORTABLE; p < OSSA_SIMD_PATH_COUNT; ++p) {
-        if (!ossa_simd_path_supported((ossa_simd_path)p))
+        if (!ts_path_runs((ossa_simd_path)p))
             continue;
         ++paths;
         for (size_t w = 0; w < sizeof widths / sizeof widths[0]; ++w) {
@@ -254,7 +255,7 @@ TEST(lane_sampling_holds_step_tracks_like_reference)
     character ch;
     REQUIRE(character_make(&rng, 21, 1, &ch));
     for (int p = OSSA_SIMD_PORTABLE; p < OSSA_SIMD_PATH_COUNT; ++p)
-        if (ossa_simd_path_supported((ossa_simd_path)p))
+        if (ts_path_runs((ossa_simd_path)p))
             for (size_t w = 0; w < sizeof widths / sizeof widths[0]; ++w)
                 check_sampling(&ch, &rng, (ossa_simd_path)p, widths[w], 2 * widths[w] - 1,
                                OSSA_WRAP_LOOP);

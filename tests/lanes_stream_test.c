@@ -10,6 +10,7 @@
 #include "ossa/lanes.h"
 #include "test_support.h"
 #include "utest.h"
+#include "simd_paths.h"
 
 enum { MAX_CHARACTERS = 40, MAX_JOINTS = 23, GUARD = 64 };
 
@@ -85,7 +86,7 @@ TEST(streamed_poses_are_the_lane_model_at_every_alignment)
     static const int joint_counts[] = {1, 3, 4, 5, 23};
     int runs = 0;
     for (int p = OSSA_SIMD_AUTO; p < OSSA_SIMD_PATH_COUNT; ++p) {
-        if (!ossa_simd_path_supported((ossa_simd_path)p))
+        if (!ts_path_runs((ossa_simd_path)p))
             continue;
         for (int wi = 0; wi < 3; ++wi) {
             const int w = widths[wi];
@@ -132,7 +133,7 @@ TEST(streamed_poses_equal_ordinary_ones_bit_for_bit)
     ts_rng r = ts_rng_make(52);
     enum { JOINTS = 23 };
     for (int p = OSSA_SIMD_AUTO; p < OSSA_SIMD_PATH_COUNT; ++p) {
-        if (!ossa_simd_path_supported((ossa_simd_path)p))
+        if (!ts_path_runs((ossa_simd_path)p))
             continue;
         for (int offset = 0; offset < 64; offset += 16) {
             const int w = ossa_lane_width(), n = 2 * w + 5;

@@ -1,13 +1,15 @@
 /* render_cli_test.c - the ossa tool's pictures, run as a user runs them:
  * `ossa render` writes PNGs and GIFs with no display; a missing GL driver,
  * an EGL without vendors, a driver without OpenGL 3.3 and an unwritable path
- * each give one clear line and exit 1; `ossa view` says so when there is no
- * display, and under Xvfb (started here on a free display) renders frames
- * and quits on request; `ossa demo` writes its crowd picture unless told not
- * to. */
+ * each give one clear line and exit 1; --compare writes both pictures side
+ * by side, --loop plays the only clip (or asks which), long renders show
+ * progress; `ossa view` says so when there is no display, and under Xvfb
+ * (started here on a free display) renders frames and quits on request;
+ * `ossa demo` writes its crowd picture unless told not to. */
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
 #include <gif_lib.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,107 +18,31 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ossa/pipeline.h"
 #include "render_support.h"
 #include "test_support.h"
+#include "tool_run.h"
 #include "utest.h"
 
 /* OSSA_TEST_NEEDS_PIPELINE OSSA_TEST_NEEDS_RENDER */
 
-extern char **environ;
-
-typedef struct run_result {
-    int status; /* exit code, or 128 + signal */
-    char out[8192], err[8192];
-} run_result;
-
-static void read_file(const char *path, char *to, size_t bytes)
-{
-    to[0] = '\0';
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return;
-    const size_t n = fread(to, 1, bytes - 1, f);
-    to[n] = '\0';
-    fclose(f);
-}
-
-/* Environment for the child: ours without the `unset` names, plus `set`
- * ("NAME=value" strings). */
-static char **child_environment(const char *const *set, const char *const *unset)
-{
-    size_t n = 0;
-    while (environ[n])
-        ++n;
-    char **env = calloc(n + 16, sizeof *env);
-    size_t k = 0;
-    for (size_t i = 0; i < n; ++i) {
-        bool drop = false;
-        for (const char *const *u = unset; u && *u; ++u)
-            drop |= strncmp(environ[i], *u, strlen(*u)) == 0 && environ[i][strlen(*u)] == '=';
-        for (const char *const *s = set; s && *s; ++s) {
-            const size_t name = strcspn(*s, "=");
-            drop |= strncmp(environ[i], *s, name + 1) == 0;
-        }
-        if (!drop)
-            env[k++] = environ[i];
-    }
-    for (const char *const *s = set; s && *s && k < n + 15; ++s)
-        env[k++] = (char *)*s;
-    return env;
-}
-
-/* Runs argv (argv[0] a path) in directory cwd (NULL: ours). */
-static void run(const char *const *argv, const char *const *set, const char *const *unset,
-                const char *cwd, run_result *r)
-{
-    static int serial;
-    char out_path[512], err_path[512];
-    snprintf(out_path, sizeof out_path, "%s/run%d.out", ts_temp_dir(), serial);
-    snprintf(err_path, sizeof err_path, "%s/run%d.err", ts_temp_dir(), serial++);
-    char **env = child_environment(set, unset);
-    fflush(NULL);
-    const pid_t pid = fork();
-    if (pid == 0) {
-        const int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        const int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (out < 0 || err < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0 || (cwd && chdir(cwd)))
-            _exit(126);
-        execve(argv[0], (char *const *)argv, env);
-        _exit(127);
-    }
-    free(env);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    r->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    read_file(out_path, r->out, sizeof r->out);
-    read_file(err_path, r->err, sizeof r->err);
-}
-
-static int lines(const char *text)
-{
-    int n = 0;
-    for (const char *p = text; *p; ++p)
-        n += *p == '\n';
-    return n;
-}
-
 /* A failure of the tool: exit 1 and exactly one line on stderr holding
  * `what`. */
-#define CHECK_ONE_LINE_ERROR(r, what)                                                          \
-    do {                                                                                       \
-        CHECK_INT((r).status, 1);                                                              \
-        CHECK_INT(lines((r).err), 1);                                                          \
-        CHECK(strstr((r).err, (what)) != NULL);                                                \
-        if (!strstr((r).err, (what)) || lines((r).err) != 1)                                   \
-            fprintf(stderr, "  stderr was: %s\n", (r).err);                                    \
+#define CHECK_ONE_LINE_ERROR(r, what)                                                           \
+    do {                                                                                        \
+        CHECK_INT((r).status, 1);                                                               \
+        CHECK_INT(ts_lines((r).err), 1);                                                        \
+        CHECK(strstr((r).err, (what)) != NULL);                                                 \
+        if (!strstr((r).err, (what)) || ts_lines((r).err) != 1)                                 \
+            fprintf(stderr, "  stderr was: %s\n", (r).err);                                     \
     } while (0)
 
 /* Every test here draws, so all skip together when there is no EGL display. */
-#define NEEDS_EGL()                                                                            \
-    do {                                                                                       \
-        const char *why_ = ts_no_egl_display();                                                \
-        if (why_)                                                                              \
-            SKIP(why_);                                                                        \
+#define NEEDS_EGL()                                                                             \
+    do {                                                                                        \
+        const char *why_ = ts_no_egl_display();                                                 \
+        if (why_)                                                                               \
+            SKIP(why_);                                                                         \
     } while (0)
 
 static const char *const no_display[] = {"DISPLAY", "WAYLAND_DISPLAY", NULL};
@@ -158,8 +84,8 @@ TEST(render_writes_a_png_without_a_display)
     const char *png = temp_path("one.png");
     const char *argv[] = {OSSA_TEST_OSSA_EXE, "render", "--clip", "walk", "--time", "0.3",
                           "--size", "200x150", "-o", png, NULL};
-    run_result r;
-    run(argv, NULL, no_display, NULL, &r);
+    ts_run_result r;
+    ts_run(argv, NULL, no_display, NULL, &r);
     CHECK_INT(r.status, 0);
     CHECK(strstr(r.out, "wrote") != NULL);
     int w = 0, h = 0;
@@ -174,8 +100,8 @@ TEST(render_writes_a_looping_gif_and_png_sequences)
     const char *gif = temp_path("walk.gif");
     const char *argv[] = {OSSA_TEST_OSSA_EXE, "render", "--clip", "walk", "--frames", "3",
                           "--fps", "20", "--size", "96x64", "--skinning", "gpu", "-o", gif, NULL};
-    run_result r;
-    run(argv, NULL, no_display, NULL, &r);
+    ts_run_result r;
+    ts_run(argv, NULL, no_display, NULL, &r);
     CHECK_INT(r.status, 0);
     int error = 0;
     GifFileType *file = DGifOpenFileName(gif, &error);
@@ -191,7 +117,7 @@ TEST(render_writes_a_looping_gif_and_png_sequences)
     const char *seq = temp_path("seq.png");
     const char *argv2[] = {OSSA_TEST_OSSA_EXE, "render", "--frames", "2", "--size", "64x48",
                            "--characters", "4", "-o", seq, NULL};
-    run(argv2, NULL, no_display, NULL, &r);
+    ts_run(argv2, NULL, no_display, NULL, &r);
     CHECK_INT(r.status, 0);
     int w, h;
     CHECK(png_size(temp_path("seq-0000.png"), &w, &h) && w == 64 && h == 48);
@@ -199,16 +125,98 @@ TEST(render_writes_a_looping_gif_and_png_sequences)
     CHECK(!exists(temp_path("seq-0002.png")));
 }
 
-TEST(render_compares_cpu_and_gpu_skinning)
+TEST(render_compares_cpu_and_gpu_skinning_and_writes_both)
 {
     NEEDS_EGL();
+    const char *png = temp_path("compare.png");
     const char *argv[] = {OSSA_TEST_OSSA_EXE, "render", "--characters", "2", "--size", "96x64",
-                          "--compare", "-o", temp_path("compare.png"), NULL};
-    run_result r;
-    run(argv, NULL, no_display, NULL, &r);
+                          "--compare", "-o", png, NULL};
+    ts_run_result r;
+    ts_run(argv, NULL, no_display, NULL, &r);
     CHECK_INT(r.status, 0);
     CHECK(strstr(r.out, "CPU skinning") && strstr(r.out, "GPU skinning"));
     CHECK(strstr(r.out, "pixels that differ") != NULL);
+    /* -o gets the two pictures side by side. */
+    int w = 0, h = 0;
+    CHECK(png_size(png, &w, &h) && w == 2 * 96 && h == 64);
+    CHECK(strstr(r.out, "wrote") && strstr(r.out, png));
+    /* Without -o, the comparison alone. */
+    const char *bare[] = {OSSA_TEST_OSSA_EXE, "render", "--size", "64x48", "--compare", NULL};
+    ts_run(bare, NULL, no_display, NULL, &r);
+    CHECK_INT(r.status, 0);
+    CHECK(strstr(r.out, "pixels that differ") != NULL && strstr(r.out, "wrote") == NULL);
+}
+
+/* A blob of the default character with its walk as the only clip. */
+static const char *one_clip_blob(float *duration)
+{
+    const char *path = temp_path("one_clip.ossa");
+    ossa_default_character c;
+    if (ossa_default_character_build(&c, NULL, NULL) != OSSA_OK)
+        return NULL;
+    const ossa_clip *clips[1] = {c.clips[1]};
+    const ossa_mesh *meshes[1] = {c.mesh};
+    const ossa_blob_contents contents = {c.skeleton, clips, 1, meshes, 1};
+    *duration = ossa_clip_duration(clips[0]);
+    ossa_error e;
+    const bool ok = strcmp(ossa_clip_name(clips[0]), "walk") == 0 &&
+                    ossa_blob_write_file(path, &contents, &e) == OSSA_OK;
+    ossa_default_character_free(&c, NULL);
+    return ok ? path : NULL;
+}
+
+TEST(render_loop_plays_the_only_clip_or_asks_which)
+{
+    NEEDS_EGL();
+    float duration = 0;
+    const char *blob = one_clip_blob(&duration);
+    REQUIRE(blob != NULL);
+    const char *gif = temp_path("loop.gif");
+    const char *argv[] = {OSSA_TEST_OSSA_EXE, "render", blob, "--loop", "--fps", "10",
+                          "--size", "64x64", "-o", gif, NULL};
+    ts_run_result r;
+    ts_run(argv, NULL, no_display, NULL, &r);
+    CHECK_INT(r.status, 0);
+    CHECK(strstr(r.out, "walk") != NULL);
+    int error = 0;
+    GifFileType *file = DGifOpenFileName(gif, &error);
+    REQUIRE(file != NULL);
+    CHECK(DGifSlurp(file) == GIF_OK);
+    CHECK_INT(file->ImageCount, (int)lroundf(duration * 10.0f));
+    DGifCloseFile(file, &error);
+    /* Three clips and no --clip: which loop? Nothing is written. */
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/loop_which", ts_temp_dir());
+    REQUIRE(mkdir(dir, 0755) == 0 || exists(dir));
+    const char *which[] = {OSSA_TEST_OSSA_EXE, "render", "--loop", "-o", "x.gif", NULL};
+    ts_run(which, NULL, no_display, dir, &r);
+    CHECK_INT(r.status, 2);
+    CHECK(strstr(r.err, "ossa render: --loop: which clip?") &&
+          strstr(r.err, "crouch walk run; choose one with --clip NAME"));
+    CHECK_INT(ts_files_in(dir), 0);
+}
+
+/* Renders that last over a second say how far they are, on stderr. */
+TEST(render_shows_progress_on_long_renders)
+{
+    NEEDS_EGL();
+    const char *seq = temp_path("long.png");
+    const char *argv[] = {OSSA_TEST_OSSA_EXE, "render", "--frames", "30", "--characters", "16",
+                          "--size", "320x240", "-o", seq, NULL};
+    ts_run_result r;
+    const uint64_t start = ts_now_ns();
+    ts_run(argv, NULL, no_display, NULL, &r);
+    const double seconds = (double)(ts_now_ns() - start) * 1e-9;
+    CHECK_INT(r.status, 0);
+    printf("  30 frames took %.2f s\n", seconds);
+    if (seconds < 1.5)
+        SKIP("the render took under 1.5 s here: too short to need progress");
+    CHECK(strstr(r.err, "render: frames:") != NULL && strstr(r.err, "100%") != NULL);
+    for (int f = 0; f < 30; ++f) {
+        char frame[600];
+        snprintf(frame, sizeof frame, "%s/long-%04d.png", ts_temp_dir(), f);
+        remove(frame);
+    }
 }
 
 TEST(render_reports_an_unwritable_output)
@@ -216,8 +224,8 @@ TEST(render_reports_an_unwritable_output)
     NEEDS_EGL();
     const char *argv[] = {OSSA_TEST_OSSA_EXE, "render", "-o", "/nonexistent-ossa-dir/x.png",
                           NULL};
-    run_result r;
-    run(argv, NULL, NULL, NULL, &r);
+    ts_run_result r;
+    ts_run(argv, NULL, NULL, NULL, &r);
     CHECK_ONE_LINE_ERROR(r, "cannot write /nonexistent-ossa-dir/x.png");
 }
 
@@ -226,14 +234,14 @@ TEST(render_reports_a_missing_gl_driver)
     NEEDS_EGL();
     const char *argv[] = {OSSA_TEST_OSSA_EXE, "render", "-o", temp_path("x.png"), NULL};
     const char *no_driver[] = {"LIBGL_DRIVERS_PATH=/nonexistent-ossa-drivers", NULL};
-    run_result r;
-    run(argv, no_driver, NULL, NULL, &r);
+    ts_run_result r;
+    ts_run(argv, no_driver, NULL, NULL, &r);
     CHECK_ONE_LINE_ERROR(r, "no usable GL driver");
     const char *no_vendor[] = {"__EGL_VENDOR_LIBRARY_FILENAMES=/nonexistent-ossa.json", NULL};
-    run(argv, no_vendor, NULL, NULL, &r);
+    ts_run(argv, no_vendor, NULL, NULL, &r);
     CHECK_ONE_LINE_ERROR(r, "no EGL driver");
     const char *old_gl[] = {"MESA_GL_VERSION_OVERRIDE=3.0", NULL};
-    run(argv, old_gl, NULL, NULL, &r);
+    ts_run(argv, old_gl, NULL, NULL, &r);
     CHECK_ONE_LINE_ERROR(r, "no OpenGL 3.3 core context");
 }
 
@@ -242,16 +250,16 @@ TEST(render_reports_bad_files_and_clips)
     NEEDS_EGL();
     const char *blob = temp_path("character.ossa");
     const char *build[] = {OSSA_TEST_OSSA_EXE, "build", "--default", "-o", blob, NULL};
-    run_result r;
-    run(build, NULL, NULL, NULL, &r);
+    ts_run_result r;
+    ts_run(build, NULL, NULL, NULL, &r);
     REQUIRE(r.status == 0);
     const char *from_file[] = {OSSA_TEST_OSSA_EXE, "render", blob, "--clip", "run", "--size",
                                "64x48", "-o", temp_path("file.png"), NULL};
-    run(from_file, NULL, no_display, NULL, &r);
+    ts_run(from_file, NULL, no_display, NULL, &r);
     CHECK_INT(r.status, 0);
     const char *no_clip[] = {OSSA_TEST_OSSA_EXE, "render", blob, "--clip", "moonwalk", "-o",
                              temp_path("x.png"), NULL};
-    run(no_clip, NULL, NULL, NULL, &r);
+    ts_run(no_clip, NULL, NULL, NULL, &r);
     CHECK_ONE_LINE_ERROR(r, "no clip named 'moonwalk'; the clips are: crouch walk run");
     const char *not_blob = temp_path("not.ossa");
     FILE *f = fopen(not_blob, "wb");
@@ -259,14 +267,14 @@ TEST(render_reports_bad_files_and_clips)
     fputs("not a blob at all, just text", f);
     fclose(f);
     const char *bad[] = {OSSA_TEST_OSSA_EXE, "render", not_blob, "-o", temp_path("x.png"), NULL};
-    run(bad, NULL, NULL, NULL, &r);
+    ts_run(bad, NULL, NULL, NULL, &r);
     CHECK_INT(r.status, 1);
-    CHECK_INT(lines(r.err), 1);
+    CHECK_INT(ts_lines(r.err), 1);
     const char *usage[] = {OSSA_TEST_OSSA_EXE, "render", "--size", "12by3", "-o", "x.png", NULL};
-    run(usage, NULL, NULL, NULL, &r);
+    ts_run(usage, NULL, NULL, NULL, &r);
     CHECK_INT(r.status, 2);
     const char *no_output[] = {OSSA_TEST_OSSA_EXE, "render", NULL};
-    run(no_output, NULL, NULL, NULL, &r);
+    ts_run(no_output, NULL, NULL, NULL, &r);
     CHECK_INT(r.status, 2);
 }
 
@@ -274,8 +282,8 @@ TEST(view_reports_a_missing_display)
 {
     NEEDS_EGL();
     const char *argv[] = {OSSA_TEST_OSSA_EXE, "view", "--frames", "3", NULL};
-    run_result r;
-    run(argv, NULL, no_display, NULL, &r);
+    ts_run_result r;
+    ts_run(argv, NULL, no_display, NULL, &r);
     CHECK_ONE_LINE_ERROR(r, "cannot open a window");
 }
 
@@ -335,13 +343,13 @@ TEST(view_renders_frames_under_xvfb_and_quits_on_request)
     const char *set[] = {env_display, preload[0] ? preload : NULL, NULL};
     const char *frames[] = {OSSA_TEST_OSSA_EXE, "view", "--frames", "12", "--size", "160x120",
                             "--characters", "4", NULL};
-    run_result r;
-    run(frames, set, NULL, NULL, &r);
+    ts_run_result r;
+    ts_run(frames, set, NULL, NULL, &r);
     CHECK_INT(r.status, 0);
     CHECK(strstr(r.out, "ossa view: rendered 12 frames") != NULL);
     const char *gpu[] = {OSSA_TEST_OSSA_EXE, "view", "--quit-after", "0.5", "--size", "160x120",
                          "--skinning", "gpu", "--clip", "crouch", NULL};
-    run(gpu, set, NULL, NULL, &r);
+    ts_run(gpu, set, NULL, NULL, &r);
     CHECK_INT(r.status, 0);
     CHECK(strstr(r.out, "ossa view: rendered ") != NULL && strstr(r.out, "GPU skinning"));
     if (r.status != 0)
@@ -358,8 +366,8 @@ TEST(demo_writes_its_crowd_picture_unless_told_not_to)
     REQUIRE(mkdir(dir, 0755) == 0 || exists(dir));
     const char *argv[] = {OSSA_TEST_OSSA_EXE, "demo", "--characters", "12", "--frames", "2",
                           "--skinned", "6", NULL};
-    run_result r;
-    run(argv, NULL, no_display, dir, &r);
+    ts_run_result r;
+    ts_run(argv, NULL, no_display, dir, &r);
     CHECK_INT(r.status, 0);
     CHECK(strstr(r.out, "crowd.png") != NULL);
     char png[600];
@@ -369,35 +377,37 @@ TEST(demo_writes_its_crowd_picture_unless_told_not_to)
     remove(png);
     const char *no_image[] = {OSSA_TEST_OSSA_EXE, "demo", "--characters", "4", "--frames", "1",
                               "--no-image", NULL};
-    run(no_image, NULL, no_display, dir, &r);
+    ts_run(no_image, NULL, no_display, dir, &r);
     CHECK_INT(r.status, 0);
     CHECK(!exists(png));
     const char *elsewhere = temp_path("elsewhere.png");
     const char *image[] = {OSSA_TEST_OSSA_EXE, "demo", "--characters", "4", "--frames", "1",
                            "--skinned", "2", "--image", elsewhere, NULL};
-    run(image, NULL, no_display, dir, &r);
+    ts_run(image, NULL, no_display, dir, &r);
     CHECK_INT(r.status, 0);
     CHECK(png_size(elsewhere, &w, &h));
     remove(elsewhere);
     /* A picture asked for with nobody skinned: nothing to draw is an error. */
     const char *nothing[] = {OSSA_TEST_OSSA_EXE, "demo", "--characters", "4", "--frames", "1",
                              "--skinned", "0", "--image", elsewhere, NULL};
-    run(nothing, NULL, no_display, dir, &r);
+    ts_run(nothing, NULL, no_display, dir, &r);
     CHECK_INT(r.status, 1);
     CHECK(strstr(r.err, "no character was skinned") != NULL);
     CHECK(!exists(elsewhere));
     const char *unwritable[] = {OSSA_TEST_OSSA_EXE, "demo", "--characters", "4", "--frames",
                                 "1", "--image", "/nonexistent-ossa-dir/c.png", NULL};
-    run(unwritable, NULL, no_display, dir, &r);
+    ts_run(unwritable, NULL, no_display, dir, &r);
     /* The demo's progress lines share stderr: its error is the last line. */
     CHECK_INT(r.status, 1);
     const char *last = strstr(r.err, "ossa demo: ");
     CHECK(last && strstr(last, "cannot write /nonexistent-ossa-dir/c.png") &&
-          lines(last) == 1);
+          ts_lines(last) == 1);
 }
 
 UTEST_MAIN(render_writes_a_png_without_a_display, render_writes_a_looping_gif_and_png_sequences,
-           render_compares_cpu_and_gpu_skinning, render_reports_an_unwritable_output,
+           render_compares_cpu_and_gpu_skinning_and_writes_both,
+           render_loop_plays_the_only_clip_or_asks_which, render_shows_progress_on_long_renders,
+           render_reports_an_unwritable_output,
            render_reports_a_missing_gl_driver, render_reports_bad_files_and_clips,
            view_reports_a_missing_display, view_renders_frames_under_xvfb_and_quits_on_request,
            demo_writes_its_crowd_picture_unless_told_not_to)

@@ -10,6 +10,7 @@
 #include "ossa/ossa.h"
 #include "ossa/pipeline.h"
 #include "utest.h"
+#include "simd_paths.h"
 
 #ifdef OSSA_TEST_HAVE_BENCH
 #include "naive_skinning.h"
@@ -94,7 +95,7 @@ TEST(every_path_matches_the_double_precision_reference)
         ts_random_palette(&r, palette, o.skin_joints);
         for (int p = 0; p < 2 * PATH_COUNT; ++p) {
             stream = p >= PATH_COUNT;
-            if (!ossa_simd_path_supported(all_paths[p % PATH_COUNT]))
+            if (!ts_path_runs(all_paths[p % PATH_COUNT]))
                 continue;
             float *out = alloc_output(mesh);
             CHECK_RESULT(skin(mesh, palette, out, all_paths[p % PATH_COUNT], 0, 0), OSSA_OK);
@@ -135,7 +136,7 @@ TEST(identity_palette_reproduces_the_source_mesh)
         const int floats = ossa_mesh_skinned_stride(mesh) / 4;
         for (int p = 0; p < 2 * PATH_COUNT; ++p) {
             stream = p >= PATH_COUNT;
-            if (!ossa_simd_path_supported(all_paths[p % PATH_COUNT]))
+            if (!ts_path_runs(all_paths[p % PATH_COUNT]))
                 continue;
             float *out = alloc_output(mesh);
             CHECK_RESULT(skin(mesh, palette, out, all_paths[p % PATH_COUNT], 0, 0), OSSA_OK);
@@ -171,7 +172,7 @@ TEST(vertex_ranges_write_only_their_vertices_and_match_the_whole)
         const size_t stride = (size_t)ossa_mesh_skinned_stride(mesh);
         const size_t bytes = (size_t)o.vertices * stride;
         for (int p = 0; p < PATH_COUNT; ++p) {
-            if (!ossa_simd_path_supported(all_paths[p]))
+            if (!ts_path_runs(all_paths[p]))
                 continue;
             stream = false;
             float *whole = alloc_output(mesh);

@@ -61,6 +61,28 @@ typedef struct ossa_blob {
 ossa_result ossa_blob_open(ossa_blob *blob, const void *data, size_t bytes, unsigned flags,
                            ossa_error *error);
 
+/* Loading a file with the C library alone, into memory the caller owns:
+ *     size_t bytes;
+ *     ossa_blob_file_bytes("hero.ossa", &bytes, &error);
+ *     void *memory = aligned_alloc(64, (bytes + 63) / 64 * 64);  (or a static arena)
+ *     ossa_blob_file_read(&blob, "hero.ossa", memory, bytes, 0, &error);
+ * The memory must outlive the blob; free it when done with the blob. */
+
+/* The size in bytes of the file at path: how much memory to hand to
+ * ossa_blob_file_read. OSSA_ERR_IO with a message naming the file when it
+ * cannot be opened or read (a directory, say). */
+ossa_result ossa_blob_file_bytes(const char *path, size_t *bytes, ossa_error *error);
+/* Reads the file at path, which must be exactly `bytes` long (what
+ * ossa_blob_file_bytes said), into memory (at least bytes, aligned to
+ * OSSA_BLOB_MIN_ALIGNMENT; OSSA_BLOB_SECTION_ALIGNMENT is best) with one
+ * fread, then opens it in place as ossa_blob_open(blob, memory, bytes, flags,
+ * error) does. Errors name the file: OSSA_ERR_MISALIGNED for memory not
+ * 16-byte aligned, OSSA_ERR_IO when the file cannot be read or is shorter or
+ * longer than bytes (it changed since it was measured), else the blob's own
+ * code and message. On failure *blob is zeroed. */
+ossa_result ossa_blob_file_read(ossa_blob *blob, const char *path, void *memory, size_t bytes,
+                                unsigned flags, ossa_error *error);
+
 /* The index-th clip (0 <= index < clip_count), or NULL. Constant time. */
 const ossa_clip *ossa_blob_clip(const ossa_blob *blob, int index);
 /* Index of the first clip with this name, or -1. One pass over the clips. */

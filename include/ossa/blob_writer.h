@@ -38,7 +38,9 @@ ossa_result ossa_blob_write_file(const char *path, const ossa_blob_contents *con
 ossa_result ossa_file_read(const char *path, const ossa_allocator *allocator, void **out_data,
                            size_t *out_bytes, ossa_error *error);
 
-/* ossa_file_read + ossa_blob_open. On success free *out_data with ossa_free. */
+/* ossa_file_read + ossa_blob_open. On success free *out_data with ossa_free.
+ * (The runtime alone reads a blob into memory of the caller's:
+ * ossa_blob_file_bytes and ossa_blob_file_read in blob.h.) */
 ossa_result ossa_blob_load_file(const char *path, const ossa_allocator *allocator,
                                 ossa_blob *blob, void **out_data, ossa_error *error);
 

@@ -225,7 +225,9 @@ static int picture(const demo_frame_view *v, const char *path, bool asked)
         cli_error("demo", "no picture: %s (--no-image skips it)", err);
         return 1;
     }
-    printf("\npicture of the %d skinned characters at the last frame: %s\n", v->skinned, path);
+    char where[4096];
+    printf("\npicture of the %d skinned characters at the last frame: %s\n", v->skinned,
+           cli_absolute_path(path, where, sizeof where));
     return 0;
 #else
     cli_error("demo", "no picture for %s: this ossa was built without rendering "

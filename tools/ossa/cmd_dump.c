@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blob_file.h"
+#include "blob_input.h"
 #include "cli.h"
 #include "commands.h"
 #include "json_out.h"
@@ -188,7 +188,7 @@ static void print_json(const dump *d)
     printf(",\n \"joints\": [");
     for (int j = 0; j < ossa_skeleton_joint_count(s); ++j) {
         printf("%s\n  ", j ? "," : "");
-        blob_file_json_joint(stdout, s, j);
+        blob_input_json_joint(stdout, s, j);
         printf(", \"model\": [");
         for (int k = 0; k < 12; ++k) {
             if (k)
@@ -291,7 +291,7 @@ int cmd_dump(int argc, char **argv)
     }
     ossa_blob blob;
     void *data;
-    if (!blob_file_load("dump", path, &blob, &data))
+    if (!blob_input_load("dump", path, &blob, &data))
         return 1;
     int code = 1;
     dump d;
@@ -316,6 +316,6 @@ int cmd_dump(int argc, char **argv)
         code = 0;
     }
     dump_fini(&d);
-    ossa_free(NULL, data);
+    blob_input_free(data);
     return code;
 }

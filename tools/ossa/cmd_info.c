@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blob_file.h"
+#include "blob_input.h"
 #include "cli.h"
 #include "clip_table.h"
 #include "commands.h"
@@ -244,7 +244,7 @@ static void print_json(const char *path, const ossa_blob *blob)
         printf(", \"bytes\": %zu,\n  \"joints\": [", ossa_skeleton_bytes(s));
         for (int j = 0; j < n; ++j) {
             printf("%s\n    ", j ? "," : "");
-            blob_file_json_joint(stdout, s, j);
+            blob_input_json_joint(stdout, s, j);
             printf(", \"depth\": %d}", depth[j]);
         }
         printf("]}");
@@ -300,12 +300,12 @@ int cmd_info(int argc, char **argv)
     }
     ossa_blob blob;
     void *data;
-    if (!blob_file_load("info", path, &blob, &data))
+    if (!blob_input_load("info", path, &blob, &data))
         return 1;
     if (json)
         print_json(path, &blob);
     else
         print_text(path, &blob, tree);
-    ossa_free(NULL, data);
+    blob_input_free(data);
     return 0;
 }

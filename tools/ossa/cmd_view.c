@@ -269,7 +269,7 @@ static int run(view *v, GLFWwindow *window, int max_frames, double quit_after_s,
             v->rc.height = height;
             v->rc.camera = camera_of(v, width, height);
             render_sample s;
-            if (!render_context_frame(&v->rc, (float)v->time_s, false, v->skinning, &s)) {
+            if (!render_context_frame(&v->rc, (float)v->time_s, v->skinning, &s)) {
                 cli_error("view", "%s", v->rc.err);
                 return -1;
             }

@@ -11,7 +11,8 @@
 #include "ossa/render.h"
 #include "render_scene.h"
 
-/* The box around every skinned vertex of every character, placed. */
+/* The box around every skinned vertex of every character, placed (NULL
+ * placements: in model space). */
 static void skinned_bounds(const ossa_mesh *mesh, const unsigned char *streams, size_t stride,
                            const ossa_mat34 *placements, int characters, ossa_float3 *min,
                            ossa_float3 *max)
@@ -23,8 +24,8 @@ static void skinned_bounds(const ossa_mesh *mesh, const unsigned char *streams, 
         for (int v = 0; v < vertices; ++v) {
             float p[4];
             memcpy(p, streams + (size_t)i * stride + (size_t)v * vertex_bytes, sizeof p);
-            const ossa_float3 w =
-                ossa_mat34_transform_point(&placements[i], (ossa_float3){p[0], p[1], p[2]});
+            const ossa_float3 m = {p[0], p[1], p[2]};
+            const ossa_float3 w = placements ? ossa_mat34_transform_point(&placements[i], m) : m;
             lo.x = fminf(lo.x, w.x), lo.y = fminf(lo.y, w.y), lo.z = fminf(lo.z, w.z);
             hi.x = fmaxf(hi.x, w.x), hi.y = fmaxf(hi.y, w.y), hi.z = fmaxf(hi.z, w.z);
         }
@@ -117,13 +118,15 @@ bool crowd_picture_write(const crowd_picture *p, char *err, size_t err_bytes)
     }
     ossa_mat34 *grid = NULL;
     const ossa_mat34 *placements = p->placements;
-    if (!placements) {
+    bool ok = !own || skin_all(p, own, stride, err, err_bytes);
+    if (ok && !placements) {
+        /* On the scenes' grid, spaced by the poses' own extent. */
         grid = cli_alloc(sizeof *grid * (size_t)p->characters);
-        ossa_float3 lo, hi;
-        render_scene_layout(p->mesh, p->characters, grid, &lo, &hi);
+        ossa_float3 lo, hi, placed_lo, placed_hi;
+        skinned_bounds(p->mesh, streams, stride, NULL, p->characters, &lo, &hi);
+        render_scene_layout(lo, hi, p->characters, grid, &placed_lo, &placed_hi);
         placements = grid;
     }
-    bool ok = !own || skin_all(p, own, stride, err, err_bytes);
     ok = ok && draw_and_write(p, streams, stride, placements, width, height, err, err_bytes);
     cli_free(grid);
     cli_free(own);

@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "image_write.h"
 
+#include "image_quantise.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <gif_lib.h>
@@ -12,10 +14,19 @@
 #include <strings.h>
 #include <unistd.h>
 
-bool image_has_extension(const char *path, const char *ext)
+static bool has_extension(const char *path, const char *ext)
 {
     const size_t n = strlen(path), e = strlen(ext);
-    return n >= e && strcasecmp(path + n - e, ext) == 0;
+    return n > e && strcasecmp(path + n - e, ext) == 0 && path[n - e - 1] != '/';
+}
+
+image_format image_format_of(const char *path)
+{
+    if (has_extension(path, ".png"))
+        return IMAGE_FORMAT_PNG;
+    if (has_extension(path, ".gif"))
+        return IMAGE_FORMAT_GIF;
+    return IMAGE_FORMAT_NONE;
 }
 
 bool image_path_writable(const char *path, char *err, size_t err_bytes)
@@ -70,26 +81,6 @@ bool image_write_png(const char *path, const uint8_t *rgba, int width, int heigh
     return true;
 }
 
-/* One palette for all frames: the frames are quantised together, as one
- * tall image, by giflib's median cut. */
-static bool quantise(const uint8_t *rgba, size_t pixels, int width, int height_total,
-                     GifByteType *indices, GifColorType *colors, int *color_count)
-{
-    GifByteType *planes = malloc(3 * pixels);
-    if (!planes)
-        return false;
-    for (size_t i = 0; i < pixels; ++i) {
-        planes[i] = rgba[4 * i];
-        planes[pixels + i] = rgba[4 * i + 1];
-        planes[2 * pixels + i] = rgba[4 * i + 2];
-    }
-    *color_count = 256;
-    const int ok = GifQuantizeBuffer((unsigned)width, (unsigned)height_total, color_count, planes,
-                                     planes + pixels, planes + 2 * pixels, indices, colors);
-    free(planes);
-    return ok == GIF_OK;
-}
-
 static bool put_frames(GifFileType *gif, const GifByteType *indices, int frame_count, int width,
                        int height, int delay_cs)
 {
@@ -126,10 +117,8 @@ bool image_write_gif(const char *path, const uint8_t *rgba, int frame_count, int
         return false;
     }
     GifByteType *indices = malloc(pixels);
-    GifColorType colors[256] = {{0, 0, 0}};
-    int color_count = 0;
-    if (!indices || !quantise(rgba, pixels, width, height * frame_count, indices, colors,
-                              &color_count)) {
+    image_palette palette;
+    if (!indices || !image_quantise(rgba, width, height, frame_count, &palette, indices)) {
         free(indices);
         snprintf(err, err_bytes, "cannot write %s: out of memory quantising %d frames", path,
                  frame_count);
@@ -143,7 +132,10 @@ bool image_write_gif(const char *path, const uint8_t *rgba, int frame_count, int
     }
     int gif_error = 0;
     GifFileType *gif = EGifOpenFileHandle(fd, &gif_error);
-    ColorMapObject *map = GifMakeMapObject(256, colors);
+    GifColorType colors[IMAGE_PALETTE_COLORS] = {{0, 0, 0}};
+    for (int i = 0; i < palette.count; ++i)
+        colors[i] = (GifColorType){palette.rgb[i][0], palette.rgb[i][1], palette.rgb[i][2]};
+    ColorMapObject *map = GifMakeMapObject(IMAGE_PALETTE_COLORS, colors);
     bool ok = gif && map;
     if (ok) {
         EGifSetGifVersion(gif, true);
@@ -158,7 +150,6 @@ bool image_write_gif(const char *path, const uint8_t *rgba, int frame_count, int
         ok = false;
     GifFreeMapObject(map);
     free(indices);
-    (void)color_count;
     if (!ok) {
         const char *why = GifErrorString(gif_error);
         snprintf(err, err_bytes, "cannot write %s: %s", path, why ? why : "giflib failed");

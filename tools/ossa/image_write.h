@@ -17,11 +17,19 @@ bool image_write_png(const char *path, const uint8_t *rgba, int width, int heigh
 
 /* frame_count frames of width x height, one after the other in rgba, shown
  * delay_cs hundredths of a second each, looping forever. One 256-colour
- * palette serves every frame, so colours hold still from frame to frame. */
+ * palette serves every frame, so colours hold still from frame to frame;
+ * pixels are dithered to it (image_quantise.h). */
 bool image_write_gif(const char *path, const uint8_t *rgba, int frame_count, int width,
                      int height, int delay_cs, char *err, size_t err_bytes);
 
-/* True when path ends with ext (".gif"), ignoring case. */
-bool image_has_extension(const char *path, const char *ext);
+typedef enum image_format {
+    IMAGE_FORMAT_NONE = 0, /* an extension the tool does not write */
+    IMAGE_FORMAT_PNG,
+    IMAGE_FORMAT_GIF
+} image_format;
+
+/* The format path's extension names (.png or .gif, any case; a name that is
+ * only an extension, ".png", is none). */
+image_format image_format_of(const char *path);
 
 #endif /* OSSA_IMAGE_WRITE_H */

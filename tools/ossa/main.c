@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "ossa/ossa.h"
 
@@ -51,8 +52,10 @@ int main(int argc, char **argv)
         return 0;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; ++i)
-        if (strcmp(argv[1], commands[i].name) == 0)
+        if (strcmp(argv[1], commands[i].name) == 0) {
+            cli_set_command(commands[i].name);
             return commands[i].run(argc - 1, argv + 1);
+        }
     fprintf(stderr, "ossa: unknown command '%s'\n\n", argv[1]);
     usage(stderr);
     return 2;

@@ -62,13 +62,22 @@ int render_common_parse(int argc, char **argv, int *i, render_common *o, const c
         return cli_float_arg(argc, argv, i, -3600.0f, 3600.0f, &o->yaw_deg) ? 1 : -1;
     if (cli_is(arg, "--pitch", NULL))
         return cli_float_arg(argc, argv, i, -89.0f, 89.0f, &o->pitch_deg) ? 1 : -1;
+    if (cli_is(arg, "--rest-pose", NULL) || cli_is(arg, "--bind-pose", NULL)) {
+        const render_pose pose = arg[2] == 'r' ? RENDER_POSE_REST : RENDER_POSE_BIND;
+        if (o->pose != RENDER_POSE_ANIMATED && o->pose != pose) {
+            cli_error(command, "--rest-pose and --bind-pose: one pose at a time");
+            return -1;
+        }
+        o->pose = pose;
+        return 1;
+    }
     if (cli_is(arg, "--clip", "-c"))
         return cli_string_arg(argc, argv, i, &o->clip) ? 1 : -1;
     if (cli_is(arg, "--size", "-s")) {
         if (!cli_string_arg(argc, argv, i, &value))
             return -1;
         if (!parse_size(value, &o->width, &o->height)) {
-            fprintf(stderr, "ossa: --size %s: expected WxH, 1..16384 pixels a side\n", value);
+            cli_error(command, "--size %s: expected WxH, 1..16384 pixels a side", value);
             return -1;
         }
         return 1;
@@ -81,7 +90,7 @@ int render_common_parse(int argc, char **argv, int *i, render_common *o, const c
         else if (strcmp(value, "gpu") == 0)
             o->skinning = OSSA_RENDER_SKINNING_GPU;
         else {
-            fprintf(stderr, "ossa: --skinning %s: expected cpu or gpu\n", value);
+            cli_error(command, "--skinning %s: expected cpu or gpu", value);
             return -1;
         }
         return 1;
@@ -94,8 +103,11 @@ static void describe(render_context *rc)
     char gl[160];
     ossa_render_describe_gl(gl, sizeof gl);
     const render_scene *s = &rc->scene;
+    const char *shown = s->pose == RENDER_POSE_REST   ? "rest pose"
+                        : s->pose == RENDER_POSE_BIND ? "bind pose"
+                                                      : render_scene_clip_name(s, s->clip);
     snprintf(rc->description, sizeof rc->description, "%d x '%s', %s; %s", s->characters,
-             ossa_mesh_name(s->mesh), render_scene_clip_name(s, s->clip), gl);
+             ossa_mesh_name(s->mesh), shown, gl);
 }
 
 static bool make_renderer(render_context *rc, char *err, size_t err_bytes)
@@ -130,7 +142,7 @@ bool render_context_open(render_context *rc, const render_common *o, bool headle
         render_scene_close(&rc->scene);
         return false;
     }
-    if (!render_scene_populate(&rc->scene, o->characters, clip, err, err_bytes)) {
+    if (!render_scene_populate(&rc->scene, o->characters, clip, o->pose, err, err_bytes)) {
         render_scene_close(&rc->scene);
         return false;
     }
@@ -164,7 +176,8 @@ void render_context_close(render_context *rc)
 bool render_context_resize_crowd(render_context *rc, int characters, int clip)
 {
     const int had = rc->scene.characters;
-    if (!render_scene_populate(&rc->scene, characters, clip, rc->err, sizeof rc->err))
+    if (!render_scene_populate(&rc->scene, characters, clip, rc->scene.pose, rc->err,
+                               sizeof rc->err))
         return false;
     if (characters > had && !make_renderer(rc, rc->err, sizeof rc->err))
         return false;
@@ -172,12 +185,12 @@ bool render_context_resize_crowd(render_context *rc, int characters, int clip)
     return true;
 }
 
-bool render_context_frame(render_context *rc, float time_s, bool bind_pose,
-                          ossa_render_skinning skinning, render_sample *sample)
+bool render_context_frame(render_context *rc, float time_s, ossa_render_skinning skinning,
+                          render_sample *sample)
 {
     memset(sample, 0, sizeof *sample);
     const uint64_t t0 = cli_now_ns();
-    ossa_result r = render_scene_pose(&rc->scene, time_s, bind_pose);
+    ossa_result r = render_scene_pose(&rc->scene, time_s);
     const uint64_t t1 = cli_now_ns();
     if (rc->headless)
         ossa_render_headless_bind(rc->headless);

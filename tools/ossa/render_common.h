@@ -20,6 +20,7 @@ typedef struct render_common {
     int width, height;
     int samples;
     ossa_render_skinning skinning;
+    render_pose pose;
     float yaw_deg, pitch_deg;
 } render_common;
 
@@ -31,7 +32,11 @@ typedef struct render_common {
     "                       palettes in a texture buffer\n"                                  \
     "  --samples S          multisampling, 0 (none) to 16 (default 4)\n"                     \
     "  --yaw DEG            camera heading about the up axis (default 30)\n"                 \
-    "  --pitch DEG          camera elevation (default 25)\n"
+    "  --pitch DEG          camera elevation (default 25)\n"                               \
+    "  --rest-pose          the skeleton's rest pose, still (upright as the file\n"       \
+    "                       stands it)\n"                                                 \
+    "  --bind-pose          the mesh as stored, unskinned (glTF may bind it lying\n"     \
+    "                       down: Cesium Man does)\n"
 
 void render_common_defaults(render_common *o);
 /* Mesa's EGL prints its own warnings when a driver fails to load; the tool
@@ -73,9 +78,10 @@ bool render_context_open(render_context *rc, const render_common *options, bool 
 void render_context_close(render_context *rc);
 /* Recreates the renderer when the crowd outgrows it. */
 bool render_context_resize_crowd(render_context *rc, int characters, int clip);
-/* Poses, skins (CPU skinning), draws and, headless, waits for the frame. */
-bool render_context_frame(render_context *rc, float time_s, bool bind_pose,
-                          ossa_render_skinning skinning, render_sample *sample);
+/* Poses (at time_s, or the scene's still pose), skins (CPU skinning), draws
+ * and, headless, waits for the frame. */
+bool render_context_frame(render_context *rc, float time_s, ossa_render_skinning skinning,
+                          render_sample *sample);
 /* Medians of n samples, one line per stage. */
 void render_print_summary(FILE *to, const render_sample *samples, int n);
 /* Medians of CPU- and GPU-skinned samples, side by side. */

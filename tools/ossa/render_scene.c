@@ -1,6 +1,7 @@
 /* render_scene.c - see render_scene.h. */
 #include "render_scene.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,28 +95,145 @@ const char *render_scene_clip_name(const render_scene *s, int clip)
 {
     if (clip >= 0 && clip < s->clip_count)
         return ossa_clip_name(s->clips[clip]);
-    return s->clip_count ? "mixed" : "bind pose";
+    if (s->clip_count == 1)
+        return ossa_clip_name(s->clips[0]); /* mixed from one clip: that clip */
+    return s->clip_count ? "mixed" : "rest pose"; /* no clips: the rest pose */
 }
 
-float render_scene_layout(const ossa_mesh *mesh, int count, ossa_mat34 *placements,
+float render_scene_layout(ossa_float3 lo, ossa_float3 hi, int count, ossa_mat34 *placements,
                           ossa_float3 *min, ossa_float3 *max)
 {
-    ossa_float3 lo, hi;
-    ossa_render_mesh_bounds(mesh, &lo, &hi);
+    /* A character standing well into the ground (a model centred on its
+     * origin, as rigged_simple's cylinder) is lifted onto it; feet that dip
+     * a little below it in a clip stay where the clip puts them. */
     const float wide = fmaxf(hi.x - lo.x, hi.z - lo.z), tall = hi.y - lo.y;
-    const float pad = 0.15f * fmaxf(wide, 0.5f * tall);
-    lo.x -= pad, lo.z -= pad, hi.x += pad, hi.z += pad;
-    lo.y = fminf(lo.y, 0.0f);
-    hi.y += 0.05f * tall;
+    const float lift = lo.y < -0.05f * tall ? -lo.y : 0.0f;
+    /* A margin around what was measured: motion between the sampled times,
+     * and room between neighbours on the grid. */
+    const float pad = 0.05f * fmaxf(wide, tall);
+    lo.x -= pad, lo.y -= pad, lo.z -= pad;
+    hi.x += pad, hi.y += pad, hi.z += pad;
     const float spacing = fmaxf(hi.x - lo.x, hi.z - lo.z);
     ossa_render_grid(count, spacing, placements);
+    for (int i = 0; i < count; ++i)
+        placements[i].m[1][3] = lift;
     ossa_render_placed_bounds(lo, hi, placements, count, min, max);
+    min->y = fminf(min->y, 0.0f); /* the ground they stand on stays in view */
     return spacing;
 }
 
-bool render_scene_populate(render_scene *s, int characters, int clip, char *err, size_t err_bytes)
+ossa_result render_scene_pose_one(const render_scene *s, const ossa_clip *clip, float time_s,
+                                  render_pose pose, ossa_mat34 *palette)
 {
-    if (characters < 1 || (clip != RENDER_SCENE_MIXED && (clip < 0 || clip >= s->clip_count))) {
+    if (pose == RENDER_POSE_BIND) {
+        for (int k = 0; k < s->skin_joints; ++k)
+            palette[k] = ossa_mat34_identity();
+        return OSSA_OK;
+    }
+    const int n = s->joints;
+    ossa_transform *local = cli_alloc(sizeof *local * (size_t)n);
+    ossa_mat34 *model = cli_alloc(sizeof *model * (size_t)n);
+    ossa_result r = OSSA_OK;
+    if (clip && pose == RENDER_POSE_ANIMATED) {
+        ossa_sampling_job sample = {0};
+        sample.clips = &clip;
+        sample.clip_count = 1;
+        sample.time_s = &time_s;
+        sample.character_count = 1;
+        sample.output = local;
+        sample.output_count = n;
+        r = ossa_sampling_job_run(&sample);
+    } else {
+        memcpy(local, ossa_skeleton_rest_pose(s->skeleton), sizeof *local * (size_t)n);
+    }
+    ossa_local_to_model_job l2m = {0};
+    l2m.parents = ossa_skeleton_parents(s->skeleton);
+    l2m.joint_count = n;
+    l2m.local = local;
+    l2m.local_count = n;
+    l2m.character_count = 1;
+    l2m.model = model;
+    l2m.model_count = n;
+    ossa_palette_job pj = {0};
+    pj.model = model;
+    pj.model_count = n;
+    pj.joint_count = n;
+    pj.skin_joint = ossa_mesh_skin_joints(s->mesh);
+    pj.inverse_bind = ossa_mesh_inverse_binds(s->mesh);
+    pj.skin_joint_count = s->skin_joints;
+    pj.character_count = 1;
+    pj.palette = palette;
+    pj.palette_count = s->skin_joints;
+    if (r == OSSA_OK && (r = ossa_local_to_model_job_run(&l2m)) == OSSA_OK)
+        r = ossa_palette_job_run(&pj);
+    cli_free(local);
+    cli_free(model);
+    return r;
+}
+
+/* Skins one character by palette into stream and grows [lo, hi] by its
+ * vertices. */
+static ossa_result extend_bounds(const render_scene *s, const ossa_mat34 *palette, float *stream,
+                                 ossa_float3 *lo, ossa_float3 *hi)
+{
+    ossa_skinning_job job = {0};
+    job.mesh = s->mesh;
+    job.palette = palette;
+    job.palette_count = s->skin_joints;
+    job.output = stream;
+    job.output_bytes = s->stream_bytes;
+    const ossa_result r = ossa_skinning_job_run(&job);
+    if (r != OSSA_OK)
+        return r;
+    const size_t floats = (size_t)ossa_mesh_skinned_stride(s->mesh) / sizeof(float);
+    for (int v = 0; v < s->vertices; ++v) {
+        const float *p = stream + (size_t)v * floats;
+        lo->x = fminf(lo->x, p[0]), lo->y = fminf(lo->y, p[1]), lo->z = fminf(lo->z, p[2]);
+        hi->x = fmaxf(hi->x, p[0]), hi->y = fmaxf(hi->y, p[1]), hi->z = fmaxf(hi->z, p[2]);
+    }
+    return OSSA_OK;
+}
+
+/* One character's extent over what the crowd shows: every clip in use at
+ * RENDER_SCENE_BOUNDS_SAMPLES times over its loop, or the still pose. */
+static ossa_result measure_pose(render_scene *s)
+{
+    ossa_mat34 *palette = cli_alloc(sizeof *palette * (size_t)s->skin_joints);
+    float *stream = cli_alloc(s->stream_bytes);
+    ossa_float3 lo = {FLT_MAX, FLT_MAX, FLT_MAX}, hi = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
+    ossa_result r = OSSA_OK;
+    if (s->pose == RENDER_POSE_ANIMATED && s->clip_count > 0) {
+        for (int c = 0; r == OSSA_OK && c < s->clip_count; ++c) {
+            bool used = false;
+            for (int i = 0; i < s->characters; ++i)
+                used |= s->clip_index[i] == c;
+            const float duration = ossa_clip_duration(s->clips[c]);
+            for (int k = 0; used && r == OSSA_OK && k < RENDER_SCENE_BOUNDS_SAMPLES; ++k) {
+                const float t = duration * (float)k / (float)RENDER_SCENE_BOUNDS_SAMPLES;
+                r = render_scene_pose_one(s, s->clips[c], t, s->pose, palette);
+                if (r == OSSA_OK)
+                    r = extend_bounds(s, palette, stream, &lo, &hi);
+            }
+        }
+    } else {
+        r = render_scene_pose_one(s, NULL, 0.0f, s->pose, palette);
+        if (r == OSSA_OK)
+            r = extend_bounds(s, palette, stream, &lo, &hi);
+    }
+    cli_free(palette);
+    cli_free(stream);
+    if (r == OSSA_OK && !(lo.x <= hi.x && lo.y <= hi.y && lo.z <= hi.z))
+        r = OSSA_ERR_BAD_VALUE; /* no finite vertex */
+    s->pose_min = lo;
+    s->pose_max = hi;
+    return r;
+}
+
+bool render_scene_populate(render_scene *s, int characters, int clip, render_pose pose, char *err,
+                           size_t err_bytes)
+{
+    if (characters < 1 || (clip != RENDER_SCENE_MIXED && (clip < 0 || clip >= s->clip_count)) ||
+        (unsigned)pose >= RENDER_POSE_COUNT) {
         snprintf(err, err_bytes, "no such crowd: %d characters, clip %d", characters, clip);
         return false;
     }
@@ -123,6 +241,7 @@ bool render_scene_populate(render_scene *s, int characters, int clip, char *err,
     const size_t n = (size_t)characters, joints = (size_t)s->joints;
     s->characters = characters;
     s->clip = clip;
+    s->pose = pose;
     s->clip_index = cli_alloc(sizeof(uint16_t) * n);
     s->phase_s = cli_alloc(sizeof(float) * n);
     s->time_s = cli_alloc(sizeof(float) * n);
@@ -138,19 +257,27 @@ bool render_scene_populate(render_scene *s, int characters, int clip, char *err,
         const float duration = s->clip_count ? ossa_clip_duration(s->clips[c]) : 0.0f;
         s->phase_s[i] = (float)fmod(0.6180339887 * i, 1.0) * duration;
     }
-    s->spacing = render_scene_layout(s->mesh, characters, s->placements, &s->bounds_min,
-                                     &s->bounds_max);
+    const ossa_result r = measure_pose(s);
+    if (r != OSSA_OK) {
+        snprintf(err, err_bytes, "measuring what the characters show: %s", ossa_result_str(r));
+        free_crowd(s);
+        return false;
+    }
+    s->spacing = render_scene_layout(s->pose_min, s->pose_max, characters, s->placements,
+                                     &s->bounds_min, &s->bounds_max);
     return true;
 }
 
-ossa_result render_scene_pose(render_scene *s, float time_s, bool bind_pose)
+ossa_result render_scene_pose(render_scene *s, float time_s)
 {
     const int n = s->characters;
-    if (bind_pose || s->clip_count == 0) {
-        const ossa_mat34 identity = ossa_mat34_identity();
-        for (size_t k = 0; k < (size_t)n * (size_t)s->skin_joints; ++k)
-            s->palettes[k] = identity;
-        return OSSA_OK;
+    if (s->pose != RENDER_POSE_ANIMATED || s->clip_count == 0) {
+        /* One still pose, the same for everyone. */
+        const ossa_result r = render_scene_pose_one(s, NULL, 0.0f, s->pose, s->palettes);
+        for (int i = 1; r == OSSA_OK && i < n; ++i)
+            memcpy(s->palettes + (size_t)i * (size_t)s->skin_joints, s->palettes,
+                   sizeof *s->palettes * (size_t)s->skin_joints);
+        return r;
     }
     for (int i = 0; i < n; ++i)
         s->time_s[i] = time_s + s->phase_s[i];
@@ -230,6 +357,8 @@ ossa_render_frame render_scene_frame(const render_scene *s, ossa_render_skinning
     f.palettes = s->palettes;
     f.placements = s->placements;
     f.camera = *camera;
+    f.ground_min = s->bounds_min; /* the ground under what is framed */
+    f.ground_max = s->bounds_max;
     f.width = width;
     f.height = height;
     return f;

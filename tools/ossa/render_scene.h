@@ -16,31 +16,50 @@
 /* scene.clip when every character plays a clip of its own (i % clip_count). */
 #define RENDER_SCENE_MIXED (-1)
 
+/* What the characters show. */
+typedef enum render_pose {
+    RENDER_POSE_ANIMATED = 0, /* their clips (the rest pose without clips) */
+    RENDER_POSE_REST,         /* the skeleton's rest pose, skinned */
+    RENDER_POSE_BIND,         /* the mesh as stored: identity palettes, which
+                                 may lie down (glTF need not bind upright) */
+    RENDER_POSE_COUNT
+} render_pose;
+
+/* Times per clip at which the bounds of what is drawn are sampled. */
+#define RENDER_SCENE_BOUNDS_SAMPLES 24
+
 typedef struct render_scene {
     const ossa_skeleton *skeleton;
     const ossa_mesh *mesh;
     const ossa_clip **clips;
     int clip_count, joints, skin_joints, vertices;
     size_t stream_bytes; /* one character's skinned stream */
-    /* The crowd: characters on the grid, all playing `clip`, or mixed. */
+    /* The crowd: characters on the grid, all playing `clip`, or mixed, in
+     * the pose chosen. */
     int characters, clip;
+    render_pose pose;
     float spacing;
     uint16_t *clip_index;
     float *phase_s, *time_s;
     ossa_transform *local;
     ossa_mat34 *model, *palettes, *placements;
     void *streams;                      /* characters x stream_bytes, CPU-skinned */
-    ossa_float3 bounds_min, bounds_max; /* the crowd's extent, padded for motion */
+    /* One character's extent in model space over everything it shows (its
+     * clips at RENDER_SCENE_BOUNDS_SAMPLES times each, or its still pose),
+     * and the crowd's, placed on the grid: what the camera frames. */
+    ossa_float3 pose_min, pose_max;
+    ossa_float3 bounds_min, bounds_max;
     /* ownership */
     ossa_default_character character;
     bool has_character;
     void *blob_data;
 } render_scene;
 
-/* Places count characters of mesh on the ground grid the scenes use (a
- * body width and a half apart) and gives the box they fill, padded for limbs
- * swinging out of the bind pose. Returns the spacing. */
-float render_scene_layout(const ossa_mesh *mesh, int count, ossa_mat34 *placements,
+/* Places count characters whose model-space extent is [lo, hi] on the
+ * ground grid the scenes use (a little apart; lifted onto the ground when
+ * they reach well below it) and gives the box they fill, ground (y = 0)
+ * included. Returns the spacing. */
+float render_scene_layout(ossa_float3 lo, ossa_float3 hi, int count, ossa_mat34 *placements,
                           ossa_float3 *min, ossa_float3 *max);
 
 /* Opens the default character (path NULL) or a .ossa file. */
@@ -50,19 +69,26 @@ void render_scene_close(render_scene *s);
 int render_scene_find_clip(const render_scene *s, const char *name);
 /* The clip's name, or "mixed" for RENDER_SCENE_MIXED. */
 const char *render_scene_clip_name(const render_scene *s, int clip);
-/* (Re)lays out `characters` characters; clip is an index or
- * RENDER_SCENE_MIXED. */
-bool render_scene_populate(render_scene *s, int characters, int clip, char *err, size_t err_bytes);
+/* (Re)lays out `characters` characters showing `pose`; clip is an index or
+ * RENDER_SCENE_MIXED. Measures what they show (skinning each clip at
+ * RENDER_SCENE_BOUNDS_SAMPLES times) so the camera frames it whole. */
+bool render_scene_populate(render_scene *s, int characters, int clip, render_pose pose, char *err,
+                           size_t err_bytes);
 /* Every character's palette at world time t (character 0 at exactly t, the
- * others at t plus their phase), or the bind pose (identity palettes). */
-ossa_result render_scene_pose(render_scene *s, float time_s, bool bind_pose);
+ * others at t plus their phase), or the still pose the scene shows. */
+ossa_result render_scene_pose(render_scene *s, float time_s);
+/* One character's palettes (skin_joint_count) posed by clip at time_s, or
+ * by the still pose (clip NULL, or pose not animated). */
+ossa_result render_scene_pose_one(const render_scene *s, const ossa_clip *clip, float time_s,
+                                  render_pose pose, ossa_mat34 *palette);
 /* Skins every character's stream from its palette. */
 ossa_result render_scene_skin(render_scene *s);
 /* The same into streams + i * stride (stride >= the scene's stream_bytes),
  * with streaming stores when `stream`: how the tools skin straight into the
  * renderer's mapped buffer (ossa_renderer_map_streams). */
 ossa_result render_scene_skin_into(render_scene *s, void *streams, size_t stride, bool stream);
-/* A camera framing the whole crowd for a viewport of this aspect. */
+/* A camera framing the whole crowd over everything it shows, for a
+ * viewport of this aspect. */
 ossa_render_camera render_scene_camera(const render_scene *s, float aspect, float yaw_rad,
                                        float pitch_rad);
 /* A frame drawing the scene with its streams, palettes and placements. */

@@ -1,5 +1,5 @@
 /* cli.c - see cli.h. */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* POSIX 2008 with realpath */
 #include "cli.h"
 
 #include <errno.h>
@@ -51,10 +51,28 @@ bool cli_is(const char *arg, const char *name, const char *short_name)
     return strcmp(arg, name) == 0 || (short_name && strcmp(arg, short_name) == 0);
 }
 
+/* The command being run, for messages: "ossa render: ...". */
+static const char *current_command = "";
+
+void cli_set_command(const char *name)
+{
+    current_command = name ? name : "";
+}
+
+/* "ossa CMD: " (or "ossa: " before a command is known). */
+static void prefix(void)
+{
+    if (current_command[0])
+        fprintf(stderr, "ossa %s: ", current_command);
+    else
+        fputs("ossa: ", stderr);
+}
+
 static const char *value_of(int argc, char **argv, int *i)
 {
     if (*i + 1 >= argc) {
-        fprintf(stderr, "ossa: option %s needs a value\n", argv[*i]);
+        prefix();
+        fprintf(stderr, "option %s needs a value\n", argv[*i]);
         return NULL;
     }
     return argv[++*i];
@@ -69,7 +87,8 @@ bool cli_int_arg(int argc, char **argv, int *i, int min, int max, int *out)
     errno = 0;
     long x = strtol(v, &end, 10);
     if (errno || *end || end == v || x < min || x > max) {
-        fprintf(stderr, "ossa: %s %s: expected a whole number in [%d, %d]\n", opt, v, min, max);
+        prefix();
+        fprintf(stderr, "%s %s: expected a whole number in [%d, %d]\n", opt, v, min, max);
         return false;
     }
     *out = (int)x;
@@ -85,7 +104,8 @@ bool cli_float_arg(int argc, char **argv, int *i, float min, float max, float *o
     errno = 0;
     double x = strtod(v, &end);
     if (errno || *end || end == v || !isfinite(x) || x < min || x > max) {
-        fprintf(stderr, "ossa: %s %s: expected a number in [%g, %g]\n", opt, v, (double)min,
+        prefix();
+        fprintf(stderr, "%s %s: expected a number in [%g, %g]\n", opt, v, (double)min,
                 (double)max);
         return false;
     }
@@ -152,7 +172,8 @@ void *cli_alloc(size_t bytes)
     size_t rounded = (bytes + 63) / 64 * 64;
     void *p = aligned_alloc(64, rounded ? rounded : 64);
     if (!p) {
-        fprintf(stderr, "ossa: out of memory (%zu bytes)\n", bytes);
+        prefix();
+        fprintf(stderr, "out of memory (%zu bytes)\n", bytes);
         exit(1);
     }
     return p;
@@ -161,4 +182,12 @@ void *cli_alloc(size_t bytes)
 void cli_free(void *p)
 {
     free(p);
+}
+
+const char *cli_absolute_path(const char *path, char *to, size_t bytes)
+{
+    char *resolved = realpath(path, NULL);
+    snprintf(to, bytes, "%s", resolved ? resolved : path);
+    free(resolved);
+    return to;
 }

@@ -41,12 +41,20 @@ void cli_progress_begin(cli_progress *p, const char *what, long total);
 void cli_progress_step(cli_progress *p, long done);
 void cli_progress_end(cli_progress *p);
 
+/* The command the tool runs (main sets it): the option parsers' and
+ * cli_alloc's messages start "ossa CMD: " as cli_error's do. */
+void cli_set_command(const char *name);
+
 /* "ossa CMD: message" on stderr. */
 void cli_error(const char *command, const char *format, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+
+/* path made absolute (symbolic links resolved) into to, for messages that
+ * say where a file went; path itself when it cannot be resolved. */
+const char *cli_absolute_path(const char *path, char *to, size_t bytes);
 
 /* Memory that must be aligned (SIMD, blobs); exits with a message on failure. */
 void *cli_alloc(size_t bytes);

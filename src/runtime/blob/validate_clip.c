@@ -13,24 +13,10 @@ ossa_result ossa_clip_validate(const void *data, size_t bytes, const ossa_clip *
     ossa_result r;
     if (out)
         *out = NULL;
-    if (!data)
-        return ossa_error_set(error, OSSA_ERR_MISSING_INPUT, -1, -1, "%s: no data", where);
-    if ((uintptr_t)data % OSSA_BLOB_MIN_ALIGNMENT != 0)
-        return ossa_error_set(error, OSSA_ERR_BLOB_ALIGNMENT, -1, 0,
-                              "%s: data is not %d-byte aligned", where,
-                              OSSA_BLOB_MIN_ALIGNMENT);
-    if (bytes < sizeof(ossa_clip))
-        return ossa_error_set(error, OSSA_ERR_BLOB_TRUNCATED, -1, 0,
-                              "%s: %zu bytes, shorter than its %zu-byte header", where, bytes,
-                              sizeof(ossa_clip));
+    if ((r = ossai_check_section_start(data, bytes, sizeof(ossa_clip), OSSAI_TAG_CLIP, where,
+                                       error)))
+        return r;
     const ossa_clip *c = (const ossa_clip *)data;
-    if (c->tag != OSSAI_TAG_CLIP)
-        return ossa_error_set(error, OSSA_ERR_BLOB_SECTION, -1, 0,
-                              "%s: tag is 0x%08x, expected 'CLIP'", where, c->tag);
-    if (c->bytes > bytes || c->bytes < sizeof(ossa_clip))
-        return ossa_error_set(error, OSSA_ERR_BLOB_SIZE, -1, 4,
-                              "%s: field bytes = %u but the section holds %zu", where, c->bytes,
-                              bytes);
     if (c->joint_count == 0 || c->joint_count > OSSA_MAX_JOINTS)
         return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, -1, 8,
                               "%s: joint_count = %u, must be 1..%d", where, c->joint_count,

@@ -17,6 +17,12 @@ ossa_result ossai_check_array(uint64_t limit, uint64_t offset, uint64_t count,
                               uint64_t elem_bytes, uint64_t alignment, const char *section,
                               const char *what, ossa_error *error);
 
+/* The checks every section header starts with, in this order: data
+ * present, 16-byte aligned, at least header_bytes, the tag, and the header's
+ * `bytes` field (its second word) between header_bytes and bytes. */
+ossa_result ossai_check_section_start(const void *data, size_t bytes, size_t header_bytes,
+                                      uint32_t tag, const char *where, ossa_error *error);
+
 /* Validates a mesh section against the blob's skeleton (NULL when none);
  * called by ossa_blob_open for every mesh section and by ossa_mesh_validate. */
 ossa_result ossai_mesh_validate_section(const void *data, size_t bytes,

@@ -174,23 +174,11 @@ static ossa_result check_tables(const ossa_mesh *m, const ossa_skeleton *skeleto
 ossa_result ossai_mesh_validate_section(const void *data, size_t bytes,
                                         const ossa_skeleton *skeleton, ossa_error *error)
 {
-    if (!data)
-        return ossa_error_set(error, OSSA_ERR_MISSING_INPUT, -1, -1, "%s: no data", where);
-    if ((uintptr_t)data % OSSA_BLOB_MIN_ALIGNMENT != 0)
-        return ossa_error_set(error, OSSA_ERR_BLOB_ALIGNMENT, -1, 0,
-                              "%s: data is not %d-byte aligned", where, OSSA_BLOB_MIN_ALIGNMENT);
-    if (bytes < sizeof(ossa_mesh))
-        return ossa_error_set(error, OSSA_ERR_BLOB_TRUNCATED, -1, 0,
-                              "%s: %zu bytes, shorter than its %zu-byte header", where, bytes,
-                              sizeof(ossa_mesh));
+    ossa_result r;
+    if ((r = ossai_check_section_start(data, bytes, sizeof(ossa_mesh), OSSAI_TAG_MESH, where,
+                                       error)))
+        return r;
     const ossa_mesh *m = (const ossa_mesh *)data;
-    if (m->tag != OSSAI_TAG_MESH)
-        return ossa_error_set(error, OSSA_ERR_BLOB_SECTION, -1, 0,
-                              "%s: tag is 0x%08x, expected 'MESH'", where, m->tag);
-    if (m->bytes > bytes || m->bytes < sizeof(ossa_mesh))
-        return ossa_error_set(error, OSSA_ERR_BLOB_SIZE, -1, 4,
-                              "%s: field bytes = %u but the section holds %zu", where, m->bytes,
-                              bytes);
     if (m->flags & ~OSSAI_MESH_FLAGS)
         return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, -1, (int64_t)offsetof(ossa_mesh, flags),
                               "%s: unknown flags 0x%x", where, m->flags);
@@ -223,7 +211,7 @@ ossa_result ossai_mesh_validate_section(const void *data, size_t bytes,
     if (m->reserved[0] != 0 || m->reserved[1] != 0)
         return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, -1, (int64_t)offsetof(ossa_mesh, reserved),
                               "%s: reserved fields are not zero", where);
-    ossa_result r = check_arrays(m, ossai_mesh_joints_before(m->group_counts, 5),
+    r = check_arrays(m, ossai_mesh_joints_before(m->group_counts, 5),
                                  ossai_mesh_weights_before(m->group_counts, 5), error);
     if (r)
         return r;

@@ -15,24 +15,10 @@ ossa_result ossa_skeleton_validate(const void *data, size_t bytes, const ossa_sk
     ossa_result r;
     if (out)
         *out = NULL;
-    if (!data)
-        return ossa_error_set(error, OSSA_ERR_MISSING_INPUT, -1, -1, "%s: no data", where);
-    if ((uintptr_t)data % OSSA_BLOB_MIN_ALIGNMENT != 0)
-        return ossa_error_set(error, OSSA_ERR_BLOB_ALIGNMENT, -1, 0,
-                              "%s: data is not %d-byte aligned", where,
-                              OSSA_BLOB_MIN_ALIGNMENT);
-    if (bytes < sizeof(ossa_skeleton))
-        return ossa_error_set(error, OSSA_ERR_BLOB_TRUNCATED, -1, 0,
-                              "%s: %zu bytes, shorter than its %zu-byte header", where, bytes,
-                              sizeof(ossa_skeleton));
+    if ((r = ossai_check_section_start(data, bytes, sizeof(ossa_skeleton), OSSAI_TAG_SKELETON, where,
+                                       error)))
+        return r;
     const ossa_skeleton *s = (const ossa_skeleton *)data;
-    if (s->tag != OSSAI_TAG_SKELETON)
-        return ossa_error_set(error, OSSA_ERR_BLOB_SECTION, -1, 0,
-                              "%s: tag is 0x%08x, expected 'SKEL'", where, s->tag);
-    if (s->bytes > bytes || s->bytes < sizeof(ossa_skeleton))
-        return ossa_error_set(error, OSSA_ERR_BLOB_SIZE, -1, 4,
-                              "%s: field bytes = %u but the section holds %zu", where, s->bytes,
-                              bytes);
     if (s->joint_count == 0 || s->joint_count > OSSA_MAX_JOINTS)
         return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, -1, 8,
                               "%s: joint_count = %u, must be 1..%d", where, s->joint_count,
