@@ -16,6 +16,9 @@
 #if defined(OSSAI_ISA_AVX512) || defined(OSSAI_ISA_AVX2)
 #include <immintrin.h>
 #endif
+#if defined(OSSAI_ISA_AVX2)
+#include "sample/packed_compress_table.h"
+#endif
 
 static inline int pk_popcount(uint32_t x)
 {
@@ -75,11 +78,32 @@ static inline vf pk_expand(const float *src, uint32_t bits)
 #endif
 }
 
+/* The floats of src[16] at the set bits of mask (16 bits), packed at dst;
+ * may write up to 16 floats. */
+static inline void pk_compress16(float *dst, const float *src, uint32_t mask)
+{
+#if defined(OSSAI_ISA_AVX512)
+    _mm512_storeu_ps(dst, _mm512_maskz_compress_ps((__mmask16)mask, _mm512_loadu_ps(src)));
+#elif defined(OSSAI_ISA_AVX2)
+    const uint32_t low = mask & 0xFFu, high = mask >> 8 & 0xFFu;
+    const __m256i il = _mm256_cvtepu8_epi32(
+        _mm_loadl_epi64((const __m128i *)(const void *)ossai_compress8[low]));
+    const __m256i ih = _mm256_cvtepu8_epi32(
+        _mm_loadl_epi64((const __m128i *)(const void *)ossai_compress8[high]));
+    _mm256_storeu_ps(dst, _mm256_permutevar8x32_ps(_mm256_loadu_ps(src), il));
+    _mm256_storeu_ps(dst + pk_popcount(low), _mm256_permutevar8x32_ps(_mm256_loadu_ps(src + 8), ih));
+#else
+    for (; mask; mask &= mask - 1)
+        *dst++ = src[__builtin_ctz(mask)];
+#endif
+}
+
 /* One segment's view of a run of components: widths, segment range bytes
  * (NULL when the block has no segment ranges) and the clip ranges. */
 typedef struct pk_run {
     const uint8_t *width, *smin, *sext;
     const float *mins, *exts;
+    const uint8_t *bits_end; /* the end of the block's bits (padding included) */
 } pk_run;
 
 /* Decodes components [0, count) of run r: of the frame whose first value is
@@ -92,10 +116,8 @@ static inline uint32_t pk_decode(const pk_run *r, const uint8_t *bits, uint64_t 
                                  uint64_t bit_b, int count, float *va, float *vb)
 {
 #if defined(OSSAI_ISA_AVX512)
-    const uint8_t *base_a = bits + (bit_a >> 3), *base_b = bits + (bit_b >> 3);
-    const __m512i shift_a = _mm512_set1_epi32((int)(bit_a & 7u));
-    const __m512i shift_b = _mm512_set1_epi32((int)(bit_b & 7u));
-    const __m512i zero = _mm512_setzero_si512(), seven = _mm512_set1_epi32(7);
+    const __m512i zero = _mm512_setzero_si512(), low5 = _mm512_set1_epi32(31);
+    const __m512i one_i = _mm512_set1_epi32(1), thirty_two = _mm512_set1_epi32(32);
     const __m512 inv255 = _mm512_set1_ps(OSSAI_PACK_INV255);
     uint32_t run = 0;
     for (int i = 0; i < count; i += 16) {
@@ -109,8 +131,6 @@ static inline uint32_t pk_decode(const pk_run *r, const uint8_t *bits, uint64_t 
         sum = _mm512_add_epi32(sum, _mm512_alignr_epi32(sum, zero, 14));
         sum = _mm512_add_epi32(sum, _mm512_alignr_epi32(sum, zero, 12));
         sum = _mm512_add_epi32(sum, _mm512_alignr_epi32(sum, zero, 8));
-        const __m512i before =
-            _mm512_add_epi32(_mm512_sub_epi32(sum, width), _mm512_set1_epi32((int)run));
         const __m512i ones = _mm512_sub_epi32(_mm512_sllv_epi32(_mm512_set1_epi32(1), width),
                                               _mm512_set1_epi32(1));
         const __m512 cmin = _mm512_maskz_loadu_ps(live, r->mins + i);
@@ -126,11 +146,23 @@ static inline uint32_t pk_decode(const pk_run *r, const uint8_t *bits, uint64_t 
         const __m512 lo = _mm512_add_ps(cmin, _mm512_mul_ps(cext, _mm512_mul_ps(smin, inv255)));
         const __m512 step = _mm512_mul_ps(_mm512_mul_ps(cext, _mm512_mul_ps(sext, inv255)), p2);
         for (int f = 0; f < (vb ? 2 : 1); ++f) {
-            const __m512i at = _mm512_add_epi32(before, f ? shift_b : shift_a);
-            const __m512i word = _mm512_mask_i32gather_epi32(
-                zero, live, _mm512_srli_epi32(at, 3), f ? base_b : base_a, 1);
-            const __m512i q =
-                _mm512_and_si512(_mm512_srlv_epi32(word, _mm512_and_si512(at, seven)), ones);
+            /* the (at most 16 x 23 + 7 bits of) values in one register, read
+             * from their first byte (none past the bits' end); each value
+             * from the two 32-bit words it spans */
+            const uint64_t first = (f ? bit_b : bit_a) + run;
+            const uint8_t *p = bits + (first >> 3);
+            const size_t left = (size_t)(r->bits_end - p);
+            const __mmask64 bytes = left >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << left) - 1u);
+            const __m512i block = _mm512_maskz_loadu_epi8(bytes, p);
+            const __m512i at = _mm512_add_epi32(_mm512_sub_epi32(sum, width),
+                                                _mm512_set1_epi32((int)(first & 7u)));
+            const __m512i word = _mm512_srli_epi32(at, 5), shift = _mm512_and_si512(at, low5);
+            const __m512i lo_word = _mm512_permutexvar_epi32(word, block);
+            const __m512i hi_word = _mm512_permutexvar_epi32(_mm512_add_epi32(word, one_i), block);
+            const __m512i v = _mm512_or_si512(
+                _mm512_srlv_epi32(lo_word, shift),
+                _mm512_sllv_epi32(hi_word, _mm512_sub_epi32(thirty_two, shift)));
+            const __m512i q = _mm512_and_si512(v, ones);
             _mm512_storeu_ps((f ? vb : va) + i,
                              _mm512_add_ps(lo, _mm512_mul_ps(_mm512_cvtepi32_ps(q), step)));
         }
@@ -138,10 +170,7 @@ static inline uint32_t pk_decode(const pk_run *r, const uint8_t *bits, uint64_t 
     }
     return run;
 #elif defined(OSSAI_ISA_AVX2)
-    const uint8_t *base_a = bits + (bit_a >> 3), *base_b = bits + (bit_b >> 3);
-    const __m256i shift_a = _mm256_set1_epi32((int)(bit_a & 7u));
-    const __m256i shift_b = _mm256_set1_epi32((int)(bit_b & 7u));
-    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), seven = _mm256_set1_epi32(7);
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), low5 = _mm256_set1_epi32(31);
     const __m256 inv255 = _mm256_set1_ps(OSSAI_PACK_INV255);
     uint32_t run = 0;
     for (int i = 0; i < count; i += 8) {
@@ -167,8 +196,6 @@ static inline uint32_t pk_decode(const pk_run *r, const uint8_t *bits, uint64_t 
             sum = _mm256_add_epi32(
                 sum, _mm256_and_si256(shifted, _mm256_cmpgt_epi32(idx, _mm256_set1_epi32(-1))));
         }
-        const __m256i before =
-            _mm256_add_epi32(_mm256_sub_epi32(sum, width), _mm256_set1_epi32((int)run));
         const __m256i ones = _mm256_sub_epi32(_mm256_sllv_epi32(_mm256_set1_epi32(1), width),
                                               _mm256_set1_epi32(1));
         const __m256 cmin = _mm256_maskload_ps(r->mins + i, live);
@@ -184,12 +211,25 @@ static inline uint32_t pk_decode(const pk_run *r, const uint8_t *bits, uint64_t 
         const __m256 lo = _mm256_add_ps(cmin, _mm256_mul_ps(cext, _mm256_mul_ps(smin, inv255)));
         const __m256 step = _mm256_mul_ps(_mm256_mul_ps(cext, _mm256_mul_ps(sext, inv255)), p2);
         for (int f = 0; f < (vb ? 2 : 1); ++f) {
-            const __m256i at = _mm256_add_epi32(before, f ? shift_b : shift_a);
-            const __m256i word = _mm256_mask_i32gather_epi32(
-                _mm256_setzero_si256(), (const int *)(const void *)(f ? base_b : base_a),
-                _mm256_srli_epi32(at, 3), live, 1);
-            const __m256i q =
-                _mm256_and_si256(_mm256_srlv_epi32(word, _mm256_and_si256(at, seven)), ones);
+            /* the (at most 8 x 23 + 7 bits of) values in one register, read
+             * from their first byte by whole 32-bit words inside the bits
+             * (their padding holds every word a value touches); each value
+             * from the two words it spans */
+            const uint64_t first = (f ? bit_b : bit_a) + run;
+            const uint8_t *p = bits + (first >> 3);
+            const __m256i inside = _mm256_cmpgt_epi32(
+                _mm256_set1_epi32((int)((size_t)(r->bits_end - p) / 4u)), lane);
+            const __m256i block = _mm256_maskload_epi32((const int *)(const void *)p, inside);
+            const __m256i at = _mm256_add_epi32(_mm256_sub_epi32(sum, width),
+                                                _mm256_set1_epi32((int)(first & 7u)));
+            const __m256i word = _mm256_srli_epi32(at, 5), shift = _mm256_and_si256(at, low5);
+            const __m256i lo_word = _mm256_permutevar8x32_epi32(block, word);
+            const __m256i hi_word =
+                _mm256_permutevar8x32_epi32(block, _mm256_add_epi32(word, _mm256_set1_epi32(1)));
+            const __m256i v = _mm256_or_si256(
+                _mm256_srlv_epi32(lo_word, shift),
+                _mm256_sllv_epi32(hi_word, _mm256_sub_epi32(_mm256_set1_epi32(32), shift)));
+            const __m256i q = _mm256_and_si256(v, ones);
             _mm256_storeu_ps((f ? vb : va) + i,
                              _mm256_add_ps(lo, _mm256_mul_ps(_mm256_cvtepi32_ps(q), step)));
         }
