@@ -17,6 +17,7 @@
 #include "packed_clip_support.h"
 #include "test_support.h"
 #include "utest.h"
+#include "simd_paths.h"
 
 /* OSSA_TEST_NEEDS_PIPELINE */
 
@@ -112,7 +113,7 @@ static void sample_everything(const ossa_blob *blob)
         job.output_count = n * 9;
         (void)ossa_sampling_job_run(&job);
         for (int p = OSSA_SIMD_PORTABLE; p < OSSA_SIMD_PATH_COUNT; ++p) {
-            if (!ossa_simd_path_supported((ossa_simd_path)p))
+            if (!ts_path_runs((ossa_simd_path)p))
                 continue;
             for (int w = 4; w <= 16; w *= 2) {
                 const int floats = ossa_lane_pose_floats(n, 9, w);

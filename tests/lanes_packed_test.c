@@ -13,6 +13,7 @@
 #include "ossa/pipeline.h"
 #include "test_support.h"
 #include "utest.h"
+#include "simd_paths.h"
 
 /* OSSA_TEST_NEEDS_PIPELINE */
 
@@ -232,7 +233,7 @@ TEST(lane_sampling_of_compressed_clips_equals_the_reference_bit_for_bit)
     const int packed_only[3] = {0, 2, 3}, mixed[4] = {0, 1, 2, 3};
     int paths = 0;
     for (int p = OSSA_SIMD_PORTABLE; p < OSSA_SIMD_PATH_COUNT; ++p) {
-        if (!ossa_simd_path_supported((ossa_simd_path)p))
+        if (!ts_path_runs((ossa_simd_path)p))
             continue;
         ++paths;
         for (size_t w = 0; w < sizeof widths / sizeof widths[0]; ++w) {
@@ -258,7 +259,7 @@ TEST(lane_sampling_holds_compressed_step_tracks_like_the_reference)
     REQUIRE(character_make(&rng, 19, 1, &ch));
     const int mixed[4] = {0, 1, 2, 3};
     for (int p = OSSA_SIMD_PORTABLE; p < OSSA_SIMD_PATH_COUNT; ++p)
-        if (ossa_simd_path_supported((ossa_simd_path)p))
+        if (ts_path_runs((ossa_simd_path)p))
             for (size_t w = 0; w < sizeof widths / sizeof widths[0]; ++w)
                 check_batch(&ch, &rng, (ossa_simd_path)p, widths[w], 2 * widths[w] - 1, mixed, 4,
                             OSSA_WRAP_LOOP);
@@ -312,6 +313,108 @@ TEST(sampling_jobs_refuse_a_compressed_clip_without_the_rest_pose)
     character_free(&ch);
 }
 
+/* One character's pose from `clip` at t: by the reference job, and by the
+ * lane job on `path` (lanes: one batch of `width`). */
+static void sample_one(const ossa_clip *clip, const ossa_transform *rest, int joints, float t,
+                       ossa_simd_path path, int width, ossa_transform *ref, float *lanes)
+{
+    ossa_sampling_job rj = {0};
+    rj.clips = &clip;
+    rj.clip_count = 1;
+    rj.time_s = &t;
+    rj.character_count = 1;
+    rj.rest_pose = rest;
+    rj.rest_pose_count = joints;
+    rj.output = ref;
+    rj.output_count = joints;
+    CHECK_RESULT(ossa_sampling_job_run(&rj), OSSA_OK);
+    ossa_lane_sampling_job lj = {0};
+    lj.clips = &clip;
+    lj.clip_count = 1;
+    lj.time_s = &t;
+    lj.character_count = 1;
+    lj.rest_pose = rest;
+    lj.rest_pose_count = joints;
+    lj.width = width;
+    lj.path = path;
+    lj.output = lanes;
+    lj.output_count = ossa_lane_pose_floats(joints, 1, width);
+    CHECK_RESULT(ossa_lane_sampling_job_run(&lj), OSSA_OK);
+}
+
+/* ossa_clip_sample_ranges says what a sample reads: with every other byte
+ * of the clip flipped, both jobs on every path still sample the same bits
+ * (so nothing outside the ranges is read, or what is read does not count);
+ * the ranges are in order, apart, inside the clip and start at its header. */
+TEST(a_sample_reads_only_the_ranges_the_clip_reports)
+{
+    ts_rng rng = ts_rng_make(44);
+    character ch;
+    REQUIRE(character_make(&rng, 37, 1, &ch));
+    const int joints = ch.joints;
+    const ossa_transform *rest = ossa_skeleton_rest_pose(ch.skeleton);
+    ossa_transform *want = malloc(sizeof *want * (size_t)joints);
+    ossa_transform *got = malloc(sizeof *got * (size_t)joints);
+    float *lanes_want = lane_alloc((size_t)ossa_lane_pose_floats(joints, 1, 16));
+    float *lanes_got = lane_alloc((size_t)ossa_lane_pose_floats(joints, 1, 16));
+    int bad_ranges = 0, differ = 0, samples = 0;
+    size_t touched_packed = 0, bytes_packed = 0;
+    for (int k = 0; k < CLIPS; ++k) {
+        const ossa_clip *clip = ch.clips[k];
+        const size_t bytes = ossa_clip_bytes(clip);
+        unsigned char *copy = ts_aligned(bytes);
+        for (int i = 0; i < 12; ++i) {
+            const float t = ossa_clip_time(OSSA_WRAP_LOOP, ossa_clip_duration(clip),
+                                           pick_time(&rng, clip));
+            size_t begin[OSSA_CLIP_SAMPLE_RANGES], end[OSSA_CLIP_SAMPLE_RANGES];
+            const int n = ossa_clip_sample_ranges(clip, t, begin, end, OSSA_CLIP_SAMPLE_RANGES);
+            bad_ranges += n < 1 || n > OSSA_CLIP_SAMPLE_RANGES || begin[0] != 0;
+            size_t inside = 0;
+            for (int r = 0; r < n; ++r) {
+                bad_ranges += !(begin[r] < end[r] && end[r] <= bytes) ||
+                              (r > 0 && !(end[r - 1] < begin[r]));
+                inside += end[r] - begin[r];
+            }
+            if (ossa_clip_is_compressed(clip)) {
+                touched_packed += inside;
+                bytes_packed += bytes;
+            }
+            memcpy(copy, clip, bytes);
+            for (size_t b = 0, r = 0; b < bytes; ++b) {
+                while ((int)r < n && end[r] <= b)
+                    ++r;
+                if ((int)r == n || b < begin[r])
+                    copy[b] ^= 0xFF;
+            }
+            for (int p = OSSA_SIMD_PORTABLE; p < OSSA_SIMD_PATH_COUNT; ++p) {
+                if (!ts_path_runs((ossa_simd_path)p))
+                    continue;
+                sample_one(clip, rest, joints, t, (ossa_simd_path)p, 16, want, lanes_want);
+                sample_one((const ossa_clip *)copy, rest, joints, t, (ossa_simd_path)p, 16, got,
+                           lanes_got);
+                differ += memcmp(want, got, sizeof *want * (size_t)joints) != 0;
+                differ += memcmp(lanes_want, lanes_got,
+                                 sizeof(float) * (size_t)ossa_lane_pose_floats(joints, 1, 16)) != 0;
+                ++samples;
+            }
+        }
+        free(copy);
+    }
+    CHECK_INT(bad_ranges, 0);
+    CHECK_INT(differ, 0);
+    CHECK(samples >= 4 * 12);
+    /* a compressed sample reads a part of its clip */
+    CHECK(touched_packed < bytes_packed / 2);
+    printf("  %d samples; a compressed sample reads %.0f%% of its clip\n", samples,
+           100.0 * (double)touched_packed / (double)bytes_packed);
+    free(want);
+    free(got);
+    free(lanes_want);
+    free(lanes_got);
+    character_free(&ch);
+}
+
 UTEST_MAIN(lane_sampling_of_compressed_clips_equals_the_reference_bit_for_bit,
            lane_sampling_holds_compressed_step_tracks_like_the_reference,
-           sampling_jobs_refuse_a_compressed_clip_without_the_rest_pose)
+           sampling_jobs_refuse_a_compressed_clip_without_the_rest_pose,
+           a_sample_reads_only_the_ranges_the_clip_reports)
