@@ -34,6 +34,9 @@ static void help(FILE *to)
             "                    tangents): --synthetic 67 stands in for pab arnaud\n"
             "  --width W         lanes per batch: 4, 8, 16 (default: this CPU's best)\n"
             "  --path NAME       lane kernels: auto, portable, sse, avx2, avx512\n"
+            "  --skin-format F   the skinned vertices: packed (default; float3 position,\n"
+            "                    10:10:10:2 normal and tangent) or float4 (the mesh's layout);\n"
+            "                    the reference jobs skin float4 either way\n"
             "  --sweep           also time the library's frame for 10 .. 100000 characters\n"
             "                    (min(N, --skinned) skinned) and 1 .. --threads threads\n"
             "  --sweep-max N     largest crowd of the sweep (default 100000)\n"
@@ -94,6 +97,9 @@ static int parse(int argc, char **argv, frame_options *o)
                 return 1;
             }
             o->path = (ossa_simd_path)found;
+        } else if (cli_is(a, "--skin-format", NULL)) {
+            if (!cli_skin_format_arg(argc, argv, &i, "bench frame", &o->skin_format))
+                return 2;
         } else if (cli_is(a, "--sweep", NULL)) {
             o->sweep = true;
         } else if (cli_is(a, "--clips", NULL)) {
@@ -129,6 +135,7 @@ int bench_frame_main(int argc, char **argv)
     o.characters = 1000;
     o.skinned = 100;
     o.sweep_max = 100000;
+    o.skin_format = OSSA_SKIN_FORMAT_PACKED;
     int code = parse(argc, argv, &o);
     if (code >= 0)
         return code;
@@ -141,12 +148,17 @@ int bench_frame_main(int argc, char **argv)
         VARIANT(V_CROWD_TIMED, "crowd-stages", "the same, stages timed", frame_crowd_timed),
         VARIANT(V_CROWD_PLAIN, "crowd-plain-stores", "the same, skin without streaming stores",
                 frame_crowd_plain),
+        VARIANT(V_CROWD_OTHER, "crowd-other-format", "", frame_crowd_other_format),
         VARIANT(V_SAMPLE, "sample", "lanes: sample one clip (alone)", frame_lane_sample),
         VARIANT(V_BLEND, "blend", "lanes: blend 2 layers (alone)", frame_lane_blend),
         VARIANT(V_L2M, "l2m", "lanes: local->model (alone)", frame_lane_local_to_model),
         VARIANT(V_POSE_OUT, "pose-out", "lanes: pose out, matrices (alone)", frame_lane_pose_out),
     };
 #undef VARIANT
+    char other_label[64];
+    snprintf(other_label, sizeof other_label, "the same, %s vertices",
+             o.skin_format == OSSA_SKIN_FORMAT_PACKED ? "float4" : "packed");
+    v[V_CROWD_OTHER].label = other_label;
     if (o.clips && o.common.list)
         return frame_clips_run(&o, NULL);
     if (o.common.list)
@@ -161,6 +173,7 @@ int bench_frame_main(int argc, char **argv)
     }
     frame_scene s;
     if (!frame_scene_init(&s, &c, o.characters, o.skinned, o.common.threads, o.width, o.path,
+                          o.skin_format,
                           FRAME_STAGED | FRAME_REFERENCE | FRAME_CROWD)) {
         frame_character_free(&c);
         return 1;
@@ -178,8 +191,9 @@ int bench_frame_main(int argc, char **argv)
     if (!c.mesh && o.skinned > 0 && !o.common.json)
         printf("(%s has no mesh: nothing is skinned)\n", c.description);
     char title[400];
-    snprintf(title, sizeof title, "frame: %d characters of the %s, %d skinned, %d thread%s",
-             o.characters, c.description, s.skinned, s.threads, s.threads > 1 ? "s" : "");
+    snprintf(title, sizeof title, "frame: %d characters of the %s, %d skinned (%s vertices), %d thread%s",
+             o.characters, c.description, s.skinned, cli_skin_format_name(o.skin_format),
+             s.threads, s.threads > 1 ? "s" : "");
     bench_report report = {title, "character", (double)o.characters, V_REFERENCE, NULL, NULL};
     if (code == 0 && bench_run(v, V_COUNT, &o.common) == 0)
         code = 2;

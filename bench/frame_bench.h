@@ -16,6 +16,7 @@ typedef struct frame_options {
     int synthetic;  /* joints of a synthetic character, 0: default / --model */
     int width;
     ossa_simd_path path;
+    ossa_skin_format skin_format; /* the lanes' and the crowd's vertices (default packed) */
     bool sweep;
     int sweep_max;
     int clips; /* --clips N: the clip library workload (frame_clips.c), 0: off */
@@ -29,6 +30,7 @@ enum {
     V_CROWD,        /* the library: crowd runner, untimed */
     V_CROWD_TIMED,  /* the same, each stage timed through the crowd's hook */
     V_CROWD_PLAIN,  /* the same, untimed, skinning with ordinary stores */
+    V_CROWD_OTHER,  /* the same, untimed, the other vertex format (float4 / packed) */
     V_SAMPLE,       /* lane stages alone */
     V_BLEND,
     V_L2M,

@@ -85,7 +85,7 @@ int frame_clips_run(const frame_options *o, const frame_character *c)
     int made = 0, code = 0;
     for (; !o->common.list && made < SCENES; ++made)
         if (!frame_scene_init(&s[made], views[made], o->characters, o->skinned, o->common.threads,
-                              o->width, o->path, FRAME_STAGED | FRAME_CROWD)) {
+                              o->width, o->path, o->skin_format, FRAME_STAGED | FRAME_CROWD)) {
             code = 1;
             break;
         }

@@ -61,6 +61,16 @@ void frame_crowd_plain(void *scene)
     s->runner.stream_output = true;
 }
 
+void frame_crowd_other_format(void *scene)
+{
+    frame_scene *s = scene;
+    s->runner.timed = 0;
+    s->runner.format = s->skin_format == OSSA_SKIN_FORMAT_PACKED ? OSSA_SKIN_FORMAT_FLOAT4
+                                                                 : OSSA_SKIN_FORMAT_PACKED;
+    note(s, crowd_runner_frame(&s->runner, s->dt));
+    s->runner.format = s->skin_format;
+}
+
 void frame_crowd_timed(void *scene)
 {
     frame_scene *s = scene;
@@ -154,7 +164,8 @@ void frame_lanes_fused(void *scene)
 #endif
         if (share(s->skinned, &begin, &end)) {
             const uint64_t t0 = cli_now_ns();
-            frame_skin_range(s, begin, end, s->lane_palette, s->lane_streams, OSSA_SIMD_AUTO);
+            frame_skin_range(s, begin, end, s->lane_palette, s->lane_streams, OSSA_SIMD_AUTO,
+                             s->skin_format);
             ns[FRAME_SKIN] = (double)(cli_now_ns() - t0);
         }
     }
@@ -181,22 +192,52 @@ static double worst_matrix_difference(const ossa_mat34 *a, const ossa_mat34 *b, 
     return worst;
 }
 
-/* Per vertex attribute (float4s): |a - b| over 1 + the largest |b|. */
+/* A packed direction word's component k, decoded (c / 511, at least -1). */
+static double unpack(uint32_t word, int k)
+{
+    int c = (int)((word >> (10 * k)) & 0x3FFu);
+    c = c >= 512 ? c - 1024 : c;
+    return fmax(c / 511.0, -1.0);
+}
+
+/* Per vertex attribute: |a - b| over 1 + the largest |b| of the vertex; a
+ * packed direction against the reference's (clamped to [-1, 1]) beyond the
+ * half step the packing rounds by. */
 static double worst_vertex_difference(const frame_scene *s)
 {
     const int floats = ossa_mesh_skinned_stride(s->mesh) / 4;
+    const bool packed = s->skin_format == OSSA_SKIN_FORMAT_PACKED;
+    const size_t vertex_bytes = ossa_skin_vertex_bytes(s->mesh, s->skin_format);
+    const int directions = ossa_mesh_has_tangents(s->mesh) ? 2 : 1;
     double worst = 0;
     for (int i = 0; i < s->skinned; ++i) {
-        const float *a = (const float *)(const void *)(s->lane_streams + (size_t)i * s->stream_bytes);
-        const float *b = (const float *)(const void *)(s->ref_streams + (size_t)i * s->stream_bytes);
-        for (int v = 0; v < s->vertices * floats; v += 4) {
-            double scale = 1.0, diff = 0.0;
-            for (int k = 0; k < 4; ++k) {
-                scale = fmax(scale, 1.0 + fabs((double)b[v + k]));
-                diff = fmax(diff, fabs((double)a[v + k] - b[v + k]));
+        const unsigned char *a = s->lane_streams + (size_t)i * s->stream_bytes;
+        const float *b = (const float *)(const void *)(s->ref_streams +
+                                                       (size_t)i * s->ref_stream_bytes);
+        for (int v = 0; v < s->vertices; ++v) {
+            const float *want = b + (size_t)v * (size_t)floats;
+            float got[12];
+            memcpy(got, a + (size_t)v * vertex_bytes, packed ? 12 : (size_t)floats * 4);
+            /* float4: every attribute; packed: the position's x, y, z */
+            for (int at = 0; at < (packed ? 3 : floats); at += 4) {
+                double scale = 1.0, diff = 0.0;
+                for (int k = at; k < at + 4 && k < (packed ? 3 : floats); ++k) {
+                    scale = fmax(scale, 1.0 + fabs((double)want[k]));
+                    diff = fmax(diff, fabs((double)got[k] - want[k]));
+                }
+                if (!(diff / scale <= worst))
+                    worst = diff / scale;
             }
-            if (!(diff / scale <= worst))
-                worst = diff / scale;
+            for (int d = 0; packed && d < directions; ++d) {
+                uint32_t word;
+                memcpy(&word, a + (size_t)v * vertex_bytes + 12 + 4 * (size_t)d, 4);
+                for (int k = 0; k < 3; ++k) {
+                    const double r = fmin(fmax((double)want[4 + 4 * d + k], -1.0), 1.0);
+                    const double beyond = fabs(unpack(word, k) - r) - 0.5 / 511.0;
+                    if (!(beyond <= worst))
+                        worst = beyond;
+                }
+            }
         }
     }
     return worst;

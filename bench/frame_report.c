@@ -66,7 +66,7 @@ static int stage_rows(const frame_options *o, const frame_scene *s, const bench_
     const double palettes = skin ? (double)s->skinned * s->skins * 48.0 : 0.0;
     const double mesh = skin ? (double)ossa_mesh_bytes(s->mesh) : 0.0;
     const double vertices = skin ? (double)s->skinned * s->vertices *
-                                       (double)ossa_mesh_skinned_stride(s->mesh)
+                                       (double)ossa_skin_vertex_bytes(s->mesh, s->skin_format)
                                  : 0.0;
     const frame_timing *t[PATHS] = {&s->reference_timing, &s->lanes_timing, &s->fused_timing,
                                     &s->crowd_timing};
@@ -161,8 +161,12 @@ static int frame_goals(const frame_scene *s, const stage_row *rows, int count, b
     g[n++] = (bench_goal){"local->model", "ms", best(&rows[3]), BENCH_AT_MOST, 0.25, "issue 2",
                           thousand && s->joints == 96 && one_thread,
                           "1000 characters x 96 joints (the default character), 1 thread"};
+    const bool packed = s->skin_format == OSSA_SKIN_FORMAT_PACKED;
     g[n++] = (bench_goal){"skin 100 arnaud", "ms", skin ? best(skin) : -1.0, BENCH_AT_MOST, 0.7,
                           "issue 3", arnaud && one_thread, "100 pab arnauds skinned, 1 thread"};
+    g[n++] = (bench_goal){"skin 100 arnaud, packed", "ms", skin ? best(skin) : -1.0,
+                          BENCH_AT_MOST, 0.45, "issue 11", arnaud && one_thread && packed,
+                          "100 pab arnauds skinned, packed vertices, 1 thread"};
     g[n++] = (bench_goal){"whole frame, 1 thread", "ms", frame_ms, BENCH_AT_MOST, 1.5, "issue 5",
                           pab && arnaud, "1000 pab characters, 100 arnauds skinned, 1 thread"};
     g[n++] = (bench_goal){"whole frame, 2 threads", "ms", frame_ms, BENCH_AT_MOST, 0.9, "issue 5",
@@ -170,8 +174,8 @@ static int frame_goals(const frame_scene *s, const stage_row *rows, int count, b
                           "1000 pab characters, 100 arnauds skinned, 2 threads"};
     g[n++] = (bench_goal){"whole frame vs ozz 0.16's 6.07 ms (outside harness)", "x",
                           frame_ms > 0 ? OZZ_FRAME_MS / frame_ms : -1.0, BENCH_AT_LEAST, 5.0,
-                          "issue 11", pab && arnaud,
-                          "1000 pab characters, 100 arnauds skinned, 1 thread"};
+                          "issue 11", pab && arnaud && packed,
+                          "1000 pab characters, 100 arnauds skinned, packed vertices, 1 thread"};
     return n;
 }
 
@@ -198,11 +202,12 @@ void frame_print_stages(const frame_options *o, const frame_scene *s, const benc
     if (o->common.json) {
         printf(", \"character\": \"%s\", \"characters\": %d, \"joints\": %d, \"skinned\": %d, "
                "\"vertices\": %d, \"skin_joints\": %d, \"threads\": %d, \"width\": %d, "
-               "\"path\": \"%s\", \"skinning_path\": \"%s\", "
+               "\"path\": \"%s\", \"skinning_path\": \"%s\", \"skin_format\": \"%s\", "
                "\"check_max_relative_difference\": {\"poses\": %.3g, \"palettes\": %.3g, "
                "\"vertices\": %.3g}, \"stages\": [",
                s->character->description, s->characters, s->joints, s->skinned, s->vertices,
-               s->skins, s->threads, s->width, lanes, skin_path, check[0], check[1], check[2]);
+               s->skins, s->threads, s->width, lanes, skin_path,
+               cli_skin_format_name(s->skin_format), check[0], check[1], check[2]);
         for (int r = 0; r < count; ++r) {
             const stage_row *x = &rows[r];
             printf("%s\n  {\"stage\": \"%s\", \"reference_ms\": %.6f, \"staged_ms\": %.6f, "
@@ -220,9 +225,10 @@ void frame_print_stages(const frame_options *o, const frame_scene *s, const benc
         return;
     }
     printf("\nstages, %d characters x %d joints, %d skinned (%d vertices, %d skin joints), "
-           "%d thread%s,\nlanes of %d (%s), skinning %s, ms:\n",
+           "%d thread%s,\nlanes of %d (%s), skinning %s into %s vertices, ms:\n",
            s->characters, s->joints, s->skinned, s->vertices, s->skins, s->threads,
-           s->threads > 1 ? "s" : "", s->width, lanes, skin_path);
+           s->threads > 1 ? "s" : "", s->width, lanes, skin_path,
+           cli_skin_format_name(s->skin_format));
     printf("%-25s %9s %8s %8s %8s %7s %9s %-10s %8s %8s\n", "stage", "reference", "staged",
            "fused", "crowd", "speedup", "ns/elem", "(element)", "MB moved", "floor");
     for (int r = 0; r < count; ++r) {
@@ -239,7 +245,7 @@ void frame_print_stages(const frame_options *o, const frame_scene *s, const benc
                floor_ms[r]);
     }
     const ossa_crowd_stats st = ossa_crowd_get_stats(s->crowd);
-    printf("(medians over frames. reference: the plain jobs (scalar skinning); staged: the lane\n"
+    printf("(medians over frames. reference: the plain jobs (scalar skinning, float4); staged: the lane\n"
            " jobs, each stage over all characters in turn, timed inside whole frames so it reads\n"
            " what the previous stage wrote; fused: the same lane jobs one batch of W characters\n"
            " at a time up to the palettes, intermediates in cache, then skinning; crowd: the\n"
@@ -277,7 +283,8 @@ int frame_sweep(const frame_options *o, const frame_character *c)
     int first = 1;
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0] && sizes[k] <= o->sweep_max; ++k) {
         frame_scene s;
-        if (!frame_scene_init(&s, c, sizes[k], o->skinned, 1, o->width, o->path, FRAME_CROWD))
+        if (!frame_scene_init(&s, c, sizes[k], o->skinned, 1, o->width, o->path, o->skin_format,
+                              FRAME_CROWD))
             return 1;
         int frames = 200000 / sizes[k];
         frames = frames < 5 ? 5 : (frames > o->common.frames ? o->common.frames : frames);

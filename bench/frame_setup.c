@@ -103,6 +103,7 @@ int frame_scene_reset_crowd(frame_scene *s)
     }
     crowd_runner_fini(&s->runner);
     return crowd_runner_init(&s->runner, s->crowd, s->skinned ? s->mesh : NULL, s->skinned,
+                             s->skin_format,
                              s->threads);
 }
 
@@ -114,7 +115,8 @@ static void *zeroed(size_t bytes)
 }
 
 int frame_scene_init(frame_scene *s, const frame_character *c, int characters, int skinned,
-                     int threads, int width, ossa_simd_path path, unsigned parts)
+                     int threads, int width, ossa_simd_path path, ossa_skin_format skin_format,
+                     unsigned parts)
 {
     memset(s, 0, sizeof *s);
     s->character = c;
@@ -127,11 +129,17 @@ int frame_scene_init(frame_scene *s, const frame_character *c, int characters, i
     s->dt = 1.0f / 30.0f;
     s->mesh = c->mesh;
     s->skinned = c->mesh ? (skinned < characters ? skinned : characters) : 0;
+    s->skin_format = skin_format;
     if (s->skinned) {
         s->skins = ossa_mesh_skin_joint_count(c->mesh);
         s->vertices = ossa_mesh_vertex_count(c->mesh);
-        s->stream_bytes = ((size_t)s->vertices * (size_t)ossa_mesh_skinned_stride(c->mesh) + 63) /
-                          64 * 64;
+        s->stream_bytes = (ossa_skin_output_bytes(c->mesh, skin_format) + 63) / 64 * 64;
+        s->ref_stream_bytes =
+            (ossa_skin_output_bytes(c->mesh, OSSA_SKIN_FORMAT_FLOAT4) + 63) / 64 * 64;
+        const size_t plan_bytes = ossa_skin_plan_size(c->mesh);
+        s->plan_memory = cli_alloc(plan_bytes);
+        if (ossa_skin_plan_init(&s->plan, s->plan_memory, plan_bytes, c->mesh) != OSSA_OK)
+            s->plan = NULL; /* not reached: the memory fits */
     }
     const size_t n = (size_t)characters, nj = n * (size_t)c->joints;
     const size_t palette = (size_t)s->skinned * (size_t)s->skins;
@@ -171,7 +179,7 @@ int frame_scene_init(frame_scene *s, const frame_character *c, int characters, i
         s->ref_pose = cli_alloc(sizeof(ossa_transform) * nj);
         s->ref_model = cli_alloc(sizeof(ossa_mat34) * nj);
         s->ref_palette = cli_alloc(sizeof(ossa_mat34) * palette);
-        s->ref_streams = zeroed(streams);
+        s->ref_streams = zeroed((size_t)s->skinned * s->ref_stream_bytes);
     }
     if ((parts & FRAME_CROWD) && !frame_scene_reset_crowd(s)) {
         frame_scene_fini(s);
@@ -187,7 +195,8 @@ void frame_scene_fini(frame_scene *s)
                       s->weight_a,     s->weight_b,    s->lane_a,       s->lane_b,
                       s->lane_pose,    s->lane_model,  s->pose_out,     s->lane_palette,
                       s->lane_streams, s->ref_a,       s->ref_b,        s->ref_pose,
-                      s->ref_model,    s->ref_palette, s->ref_streams,  s->crowd_memory};
+                      s->ref_model,    s->ref_palette, s->ref_streams,  s->crowd_memory,
+                      s->plan_memory};
     for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; ++i)
         cli_free(blocks[i]);
     for (int t = 0; t < FRAME_MAX_THREADS; ++t)

@@ -62,7 +62,12 @@ typedef struct frame_scene {
     /* skinning: the first `skinned` characters wear the mesh (0: no mesh) */
     const ossa_mesh *mesh;
     int skinned, skins, vertices;
-    size_t stream_bytes; /* one character's skinned vertices, 64-byte multiple */
+    /* the lanes' and the crowd's vertices (the reference's are float4) */
+    ossa_skin_format skin_format;
+    size_t stream_bytes;     /* one character's skinned vertices, 64-byte multiple */
+    size_t ref_stream_bytes; /* the same in float4 */
+    const ossa_skin_plan *plan; /* the mesh's, for packed vertices */
+    void *plan_memory;
     /* staged lane path (the fused variant writes the same outputs) */
     int pose_floats, model_floats;
     float *lane_a, *lane_b, *lane_pose, *lane_model;
@@ -86,10 +91,12 @@ typedef struct frame_scene {
 } frame_scene;
 
 /* parts: FRAME_* bits; skinned: characters skinned (clamped to the count; 0
- * when the character has no mesh). threads <= FRAME_MAX_THREADS. Returns 0
- * (after saying why) on failure. */
+ * when the character has no mesh), their vertices in skin_format (the
+ * reference jobs' in float4). threads <= FRAME_MAX_THREADS. Returns 0 (after
+ * saying why) on failure. */
 int frame_scene_init(frame_scene *s, const frame_character *c, int characters, int skinned,
-                     int threads, int width, ossa_simd_path path, unsigned parts);
+                     int threads, int width, ossa_simd_path path, ossa_skin_format skin_format,
+                     unsigned parts);
 void frame_scene_fini(frame_scene *s);
 /* The first failure any stage reported since init, or OSSA_OK. */
 ossa_result frame_scene_result(const frame_scene *s);
@@ -111,6 +118,9 @@ void frame_crowd(void *scene);
 void frame_crowd_timed(void *scene);
 /* frame_crowd with the runner's skinning on ordinary stores (not streaming). */
 void frame_crowd_plain(void *scene);
+/* frame_crowd skinning the other format: float4 when the scene's is packed,
+ * packed when it is float4 (the two side by side in one run). */
+void frame_crowd_other_format(void *scene);
 /* Median ns of a stage over the last `calls` calls (0 when none). */
 double frame_timing_median(const frame_timing *t, int stage, int calls);
 
@@ -120,19 +130,20 @@ void frame_ref_sample_b(void *scene);
 void frame_ref_blend(void *scene);       /* reference: two layers */
 void frame_ref_local_to_model(void *scene);
 void frame_ref_palette(void *scene);     /* ossa_palette_job, skinned characters */
-void frame_ref_skin(void *scene);        /* ossa_skinning_job, portable path */
+void frame_ref_skin(void *scene);        /* ossa_skinning_job, portable path, float4 */
 void frame_lane_sample(void *scene);     /* lanes: clip a */
 void frame_lane_sample_b(void *scene);   /* lanes: clip b */
 void frame_lane_blend(void *scene);
 void frame_lane_local_to_model(void *scene);
 void frame_lane_pose_out(void *scene);   /* lane model -> per-character matrices */
 void frame_lane_palette(void *scene);    /* lane model -> skinned characters' palettes */
-void frame_lane_skin(void *scene);       /* ossa_skinning_job, best path */
+void frame_lane_skin(void *scene);       /* ossa_skinning_job, best path, skin_format */
 
 /* Runs every path once and compares the lanes with the reference: the
  * largest |lane - reference| / (1 + |reference|) over the model transforms
  * (*poses), the palettes and the skinned vertices (*vertices, relative to
- * 1 + the largest coordinate of the vertex). */
+ * 1 + the largest coordinate of the vertex; packed normals and tangents by
+ * how far they lie beyond half a step of 1/511 from the reference's). */
 void frame_scene_check(frame_scene *s, double *poses, double *palettes, double *vertices);
 /* A hash of every pose, palette and skinned vertex of the crowd (bit identity
  * across runs and thread counts). */

@@ -120,15 +120,18 @@ void frame_ref_palette(void *scene)
 
 /* Characters [begin, end) skinned from palettes into streams. */
 void frame_skin_range(frame_scene *s, int begin, int end, const ossa_mat34 *palettes,
-                      unsigned char *streams, ossa_simd_path path)
+                      unsigned char *streams, ossa_simd_path path, ossa_skin_format format)
 {
+    const size_t stride = format == s->skin_format ? s->stream_bytes : s->ref_stream_bytes;
     for (int i = begin; i < end; ++i) {
         ossa_skinning_job j = {0};
         j.mesh = s->mesh;
         j.palette = palettes + (size_t)i * (size_t)s->skins;
         j.palette_count = s->skins;
-        j.output = streams + (size_t)i * s->stream_bytes;
-        j.output_bytes = s->stream_bytes;
+        j.output = streams + (size_t)i * stride;
+        j.output_bytes = stride;
+        j.format = format;
+        j.plan = format == OSSA_SKIN_FORMAT_PACKED ? s->plan : NULL;
         j.path = path;
         j.stream_output = true; /* as the library's frame (crowd_runner.h) */
         note(s, ossa_skinning_job_run(&j));
@@ -142,7 +145,8 @@ void frame_ref_skin(void *scene)
     {
         int begin, end;
         if (share(s->skinned, &begin, &end))
-            frame_skin_range(s, begin, end, s->ref_palette, s->ref_streams, OSSA_SIMD_PORTABLE);
+            frame_skin_range(s, begin, end, s->ref_palette, s->ref_streams, OSSA_SIMD_PORTABLE,
+                             OSSA_SKIN_FORMAT_FLOAT4);
     }
 }
 
@@ -269,6 +273,7 @@ void frame_lane_skin(void *scene)
     {
         int begin, end;
         if (share(s->skinned, &begin, &end))
-            frame_skin_range(s, begin, end, s->lane_palette, s->lane_streams, OSSA_SIMD_AUTO);
+            frame_skin_range(s, begin, end, s->lane_palette, s->lane_streams, OSSA_SIMD_AUTO,
+                             s->skin_format);
     }
 }

@@ -138,9 +138,11 @@ static inline ossa_lane_pose_out_job frame_lane_pose_out_job(const frame_scene *
     return j;
 }
 
-/* Skins characters [begin, end) from their palettes into their streams. */
+/* Skins characters [begin, end) from their palettes into their streams, in
+ * format (streams of the scene's stream_bytes, or ref_stream_bytes for
+ * float4 when that is not the scene's format). */
 void frame_skin_range(frame_scene *s, int begin, int end, const ossa_mat34 *palettes,
-                      unsigned char *streams, ossa_simd_path path);
+                      unsigned char *streams, ossa_simd_path path, ossa_skin_format format);
 /* The lane palettes of the skinned characters among `count` characters from
  * first_character whose lane model is `model` (its batches [batch_begin,
  * batch_end)), into s->lane_palette. */

@@ -302,8 +302,16 @@ bool skin_crowd_init(skin_crowd *c, const ossa_skeleton *skeleton, const ossa_cl
     c->output_stride = (biggest + 63) / 64 * 64;
     c->outputs = zalloc(c->output_stride * (size_t)characters);
     c->stream_outputs = zalloc(c->output_stride * (size_t)characters);
+    c->packed_stride = (skin_crowd_output_bytes(c, SKIN_PACKED) + 63) / 64 * 64;
+    c->packed_outputs = zalloc(c->packed_stride * (size_t)characters);
+    c->packed_stream_outputs = zalloc(c->packed_stride * (size_t)characters);
+    const size_t plan_bytes = ossa_skin_plan_size(mesh);
+    c->plan_memory = zalloc(plan_bytes);
     c->last = c->outputs;
+    c->last_stride = c->output_stride;
     if (!c->palettes || !c->palettes4 || !c->mesh_pn || !c->outputs || !c->stream_outputs ||
+        !c->packed_outputs || !c->packed_stream_outputs || !c->plan_memory ||
+        ossa_skin_plan_init(&c->plan, c->plan_memory, plan_bytes, mesh) != OSSA_OK ||
         !naive_mesh_init(&c->naive, mesh)) {
         snprintf(err, err_bytes, "out of memory for %d characters of %d vertices", characters,
                  c->vertices);
@@ -324,6 +332,9 @@ void skin_crowd_fini(skin_crowd *c)
     free(c->palettes4);
     free(c->outputs);
     free(c->stream_outputs);
+    free(c->packed_outputs);
+    free(c->packed_stream_outputs);
+    free(c->plan_memory);
     ossa_mesh_free(c->mesh_pn, NULL);
     naive_mesh_fini(&c->naive);
     memset(c, 0, sizeof *c);
@@ -337,19 +348,34 @@ size_t skin_crowd_output_bytes(const skin_crowd *c, skin_step step)
     case SKIN_SPLIT: return n * sizeof(naive_skinned);
     case SKIN_LIBRARY_FULL:
     case SKIN_LIBRARY_STREAM: return n * (size_t)ossa_mesh_skinned_stride(c->mesh);
+    case SKIN_PACKED:
+    case SKIN_PACKED_PLAN:
+    case SKIN_PACKED_STREAM: return ossa_skin_output_bytes(c->mesh, OSSA_SKIN_FORMAT_PACKED);
     default: return n * 32;
     }
 }
 
+unsigned char *skin_crowd_buffer(const skin_crowd *c, skin_step step)
+{
+    if (skin_step_packed(step))
+        return skin_step_streams(step) ? c->packed_stream_outputs : c->packed_outputs;
+    return skin_step_streams(step) ? c->stream_outputs : c->outputs;
+}
+
+size_t skin_crowd_stride(const skin_crowd *c, skin_step step)
+{
+    return skin_step_packed(step) ? c->packed_stride : c->output_stride;
+}
+
 const void *skin_crowd_output(const skin_crowd *c, int character)
 {
-    return c->last + (size_t)character * c->output_stride;
+    return c->last + (size_t)character * c->last_stride;
 }
 
 static void run_one(skin_crowd *c, skin_step step, ossa_simd_path path, int i)
 {
-    unsigned char *base = skin_step_streams(step) ? c->stream_outputs : c->outputs;
-    void *out = base + (size_t)i * c->output_stride;
+    const size_t stride = skin_crowd_stride(c, step);
+    void *out = skin_crowd_buffer(c, step) + (size_t)i * stride;
     const naive_mat4 *p4 = c->palettes4 + (size_t)i * (size_t)c->skin_joints;
     switch (step) {
     case SKIN_NAIVE: naive_skin_aos(&c->naive, p4, out); break;
@@ -365,7 +391,9 @@ static void run_one(skin_crowd *c, skin_step step, ossa_simd_path path, int i)
         job.palette = c->palettes + (size_t)i * (size_t)c->skin_joints;
         job.palette_count = c->skin_joints;
         job.output = out;
-        job.output_bytes = c->output_stride;
+        job.output_bytes = stride;
+        job.format = skin_step_packed(step) ? OSSA_SKIN_FORMAT_PACKED : OSSA_SKIN_FORMAT_FLOAT4;
+        job.plan = step == SKIN_PACKED_PLAN || step == SKIN_PACKED_STREAM ? c->plan : NULL;
         job.path = path;
         job.stream_output = skin_step_streams(step);
         (void)ossa_skinning_job_run(&job); /* the bench checks the path is supported */
@@ -376,7 +404,8 @@ static void run_one(skin_crowd *c, skin_step step, ossa_simd_path path, int i)
 
 void skin_crowd_run(skin_crowd *c, skin_step step, ossa_simd_path path, int threads)
 {
-    c->last = skin_step_streams(step) ? c->stream_outputs : c->outputs;
+    c->last = skin_crowd_buffer(c, step);
+    c->last_stride = skin_crowd_stride(c, step);
     const int n = c->characters;
 #ifdef _OPENMP
     if (threads > 1) {

@@ -22,13 +22,22 @@ typedef enum skin_step {
                         * streaming stores: the library's best */
     SKIN_LIBRARY_FULL, /* ossa_skinning_job on the mesh as built (with its tangents) */
     SKIN_LIBRARY_STREAM, /* the same with streaming stores (stream_output) */
+    SKIN_PACKED,       /* the mesh as built into packed vertices, no plan */
+    SKIN_PACKED_PLAN,  /* the same from the mesh's skin plan */
+    SKIN_PACKED_STREAM, /* the same with streaming stores: the library's best */
     SKIN_STEP_COUNT
 } skin_step;
 
-/* Steps that write with streaming stores (into stream_outputs). */
+/* Steps that write with streaming stores (into their own buffers). */
 static inline bool skin_step_streams(skin_step step)
 {
-    return step == SKIN_LIBRARY || step == SKIN_LIBRARY_STREAM;
+    return step == SKIN_LIBRARY || step == SKIN_LIBRARY_STREAM || step == SKIN_PACKED_STREAM;
+}
+
+/* Steps that write packed vertices. */
+static inline bool skin_step_packed(skin_step step)
+{
+    return step == SKIN_PACKED || step == SKIN_PACKED_PLAN || step == SKIN_PACKED_STREAM;
 }
 
 typedef struct skin_crowd {
@@ -39,12 +48,19 @@ typedef struct skin_crowd {
     ossa_mat34 *palettes;   /* characters x skin_joints */
     naive_mat4 *palettes4;  /* the same, 4x4 */
     unsigned char *outputs; /* characters x output_stride bytes, 64-aligned */
-    /* SKIN_LIBRARY_STREAM's own output, the same size: a program writes its
+    /* The streaming steps' own outputs, the same size: a program writes its
      * buffer one way, and streaming stores over lines another variant left
      * dirty in the cache would pay for that variant's writes. */
     unsigned char *stream_outputs;
-    const unsigned char *last; /* the output of the last step run */
     size_t output_stride;
+    /* Packed vertices, characters packed_stride apart (each on a cache
+     * line), ordinary and streaming stores apart for the same reason. */
+    unsigned char *packed_outputs, *packed_stream_outputs;
+    size_t packed_stride;
+    void *plan_memory;
+    const ossa_skin_plan *plan; /* the mesh's (as given) */
+    const unsigned char *last; /* the output of the last step run */
+    size_t last_stride;
 } skin_crowd;
 
 /* Character i plays clips[i % clip_count] from its own time. Returns false
@@ -60,6 +76,9 @@ void skin_crowd_run(skin_crowd *c, skin_step step, ossa_simd_path path, int thre
 /* Character i's output of the last run, and its size for a step. */
 const void *skin_crowd_output(const skin_crowd *c, int character);
 size_t skin_crowd_output_bytes(const skin_crowd *c, skin_step step);
+/* Where a step writes: the buffer and the bytes between characters. */
+unsigned char *skin_crowd_buffer(const skin_crowd *c, skin_step step);
+size_t skin_crowd_stride(const skin_crowd *c, skin_step step);
 
 /* The mesh rebuilt without tangents (same vertices, weights and order). */
 ossa_mesh *skin_mesh_without_tangents(const ossa_mesh *mesh, const ossa_skeleton *skeleton);

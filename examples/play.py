@@ -103,6 +103,7 @@ class SkinningJob(ctypes.Structure):  # ossa_skinning_job
     _fields_ = [("mesh", c_void_p), ("palette", POINTER(Mat34)), ("palette_count", c_int),
                 ("vertex_begin", c_int), ("vertex_end", c_int),
                 ("output", c_void_p), ("output_bytes", c_size_t),
+                ("format", c_int), ("plan", c_void_p),  # ossa_skin_format: 0 float4, 1 packed
                 ("path", c_int), ("stream_output", c_bool)]
 
 

@@ -104,7 +104,8 @@ TEST(bench_clips_library_is_n_different_clips_played_from_their_phase)
     double per[LIB_KINDS];
     for (int kind = 0; kind < LIB_KINDS; ++kind) {
         frame_scene s;
-        REQUIRE(frame_scene_init(&s, &lib.view[kind], 50, 0, 1, 8, OSSA_SIMD_AUTO, FRAME_STAGED));
+        REQUIRE(frame_scene_init(&s, &lib.view[kind], 50, 0, 1, 8, OSSA_SIMD_AUTO,
+                                 OSSA_SKIN_FORMAT_PACKED, FRAME_STAGED));
         const double touched = frame_library_touched(&s, &per[kind]);
         CHECK(per[kind] > 0.0);
         CHECK(touched >= per[kind]);

@@ -28,60 +28,70 @@ TEST(bench_frame_outputs_are_bit_identical_for_1_2_and_3_threads)
     frame_character c;
     REQUIRE(frame_character_load(&c, NULL, 30));
     REQUIRE(c.mesh != NULL);
-    uint64_t staged[3], fused[3], crowd[3];
-    for (int t = 0; t < 3; ++t) {
-        frame_scene s;
-        REQUIRE(frame_scene_init(&s, &c, CHARACTERS, SKINNED, t + 1, 16, OSSA_SIMD_AUTO,
-                                 FRAME_STAGED | FRAME_CROWD));
-        CHECK_INT(s.skinned, SKINNED);
-        frame_lanes_staged(&s);
-        staged[t] = frame_lanes_checksum(&s);
-        memset(s.pose_out, 0, sizeof(ossa_mat34) * CHARACTERS * (size_t)s.joints);
-        memset(s.lane_streams, 0, SKINNED * s.stream_bytes);
-        frame_lanes_fused(&s);
-        fused[t] = frame_lanes_checksum(&s);
-        for (int f = 0; f < FRAMES; ++f)
-            frame_crowd(&s);
-        CHECK_INT(s.runner.skinned, SKINNED);
-        crowd[t] = frame_crowd_checksum(&s);
-        CHECK_RESULT(frame_scene_result(&s), OSSA_OK);
-        frame_scene_fini(&s);
+    for (int f4 = 0; f4 < 2; ++f4) { /* packed vertices, then float4 */
+        const ossa_skin_format format = f4 ? OSSA_SKIN_FORMAT_FLOAT4 : OSSA_SKIN_FORMAT_PACKED;
+        uint64_t staged[3], fused[3], crowd[3];
+        for (int t = 0; t < 3; ++t) {
+            frame_scene s;
+            REQUIRE(frame_scene_init(&s, &c, CHARACTERS, SKINNED, t + 1, 16, OSSA_SIMD_AUTO,
+                                     format, FRAME_STAGED | FRAME_CROWD));
+            CHECK_INT(s.skinned, SKINNED);
+            frame_lanes_staged(&s);
+            staged[t] = frame_lanes_checksum(&s);
+            memset(s.pose_out, 0, sizeof(ossa_mat34) * CHARACTERS * (size_t)s.joints);
+            memset(s.lane_streams, 0, SKINNED * s.stream_bytes);
+            frame_lanes_fused(&s);
+            fused[t] = frame_lanes_checksum(&s);
+            for (int f = 0; f < FRAMES; ++f)
+                frame_crowd(&s);
+            CHECK_INT(s.runner.skinned, SKINNED);
+            crowd[t] = frame_crowd_checksum(&s);
+            CHECK_RESULT(frame_scene_result(&s), OSSA_OK);
+            frame_scene_fini(&s);
+        }
+        for (int t = 1; t < 3; ++t) {
+            CHECK(staged[t] == staged[0]);
+            CHECK(fused[t] == fused[0]);
+            CHECK(crowd[t] == crowd[0]);
+        }
+        /* fusing the stages per batch changes no bit */
+        CHECK(fused[0] == staged[0]);
     }
-    for (int t = 1; t < 3; ++t) {
-        CHECK(staged[t] == staged[0]);
-        CHECK(fused[t] == fused[0]);
-        CHECK(crowd[t] == crowd[0]);
-    }
-    /* fusing the stages per batch changes no bit */
-    CHECK(fused[0] == staged[0]);
     frame_character_free(&c);
 }
 
+/* The lanes (float4 or packed vertices) against the reference jobs (float4):
+ * packed normals and tangents within the packing's half step. */
 TEST(bench_frame_lanes_match_the_reference_jobs)
 {
     frame_character c;
     REQUIRE(frame_character_load(&c, NULL, 0)); /* the default character and its mesh */
-    frame_scene s;
-    REQUIRE(frame_scene_init(&s, &c, CHARACTERS, SKINNED, 2, 0, OSSA_SIMD_AUTO,
-                             FRAME_STAGED | FRAME_REFERENCE | FRAME_CROWD));
-    double poses, palettes, vertices;
-    frame_scene_check(&s, &poses, &palettes, &vertices);
-    CHECK_RESULT(frame_scene_result(&s), OSSA_OK);
-    CHECK(poses <= POSE_TOLERANCE);
-    CHECK(palettes <= POSE_TOLERANCE);
-    CHECK(vertices <= VERTEX_TOLERANCE);
-    /* and the skinned vertices are not trivially equal: they moved */
-    const float *bind = ossa_mesh_bind_stream(s.mesh);
-    const float *out = (const float *)(const void *)s.lane_streams;
-    double moved = 0;
-    for (int v = 0; v < s.vertices; ++v) {
-        /* not fmax(): gcc 12 for aarch64 crashes vectorising that reduction */
-        const double d = fabs((double)out[(size_t)v * 12] - bind[(size_t)v * 12]);
-        if (d > moved)
-            moved = d;
+    for (int f4 = 0; f4 < 2; ++f4) {
+        const ossa_skin_format format = f4 ? OSSA_SKIN_FORMAT_FLOAT4 : OSSA_SKIN_FORMAT_PACKED;
+        frame_scene s;
+        REQUIRE(frame_scene_init(&s, &c, CHARACTERS, SKINNED, 2, 0, OSSA_SIMD_AUTO, format,
+                                 FRAME_STAGED | FRAME_REFERENCE | FRAME_CROWD));
+        double poses, palettes, vertices;
+        frame_scene_check(&s, &poses, &palettes, &vertices);
+        CHECK_RESULT(frame_scene_result(&s), OSSA_OK);
+        CHECK(poses <= POSE_TOLERANCE);
+        CHECK(palettes <= POSE_TOLERANCE);
+        CHECK(vertices <= VERTEX_TOLERANCE);
+        /* and the skinned vertices are not trivially equal: they moved */
+        const float *bind = ossa_mesh_bind_stream(s.mesh);
+        const size_t bytes = ossa_skin_vertex_bytes(s.mesh, format);
+        double moved = 0;
+        for (int v = 0; v < s.vertices; ++v) {
+            float x;
+            memcpy(&x, s.lane_streams + (size_t)v * bytes, sizeof x);
+            /* not fmax(): gcc 12 for aarch64 crashes vectorising that reduction */
+            const double d = fabs((double)x - bind[(size_t)v * 12]);
+            if (d > moved)
+                moved = d;
+        }
+        CHECK(moved > 1e-3);
+        frame_scene_fini(&s);
     }
-    CHECK(moved > 1e-3);
-    frame_scene_fini(&s);
     frame_character_free(&c);
 }
 

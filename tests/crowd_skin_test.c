@@ -2,8 +2,9 @@
  * skins the skinned characters into the caller's buffer. Its vertices equal,
  * bit for bit, what the tools assembled before (the update, then
  * ossa_skinning_job per skinned character from ossa_crowd_palette), for 1,
- * 2 and 3 threads; the skin output is validated; the stage hook sees the
- * skinning. OSSA_TEST_NEEDS_PIPELINE (the default character). */
+ * 2 and 3 threads, in float4 and in packed output (the crowd's skin plan
+ * against the job without one); the skin output is validated; the stage hook
+ * sees the skinning. OSSA_TEST_NEEDS_PIPELINE (the default character). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,6 +84,67 @@ TEST(library_frame_skins_what_the_tools_assembled_bit_for_bit)
     ts_crowd_free(&before);
 }
 
+/* Packed output: the crowd (with its skin plan) writes what the skinning job
+ * writes without one, at a stride that is a multiple of 4 only (odd
+ * character starts) and of 64, on 1, 2 and 3 threads. */
+TEST(packed_frame_equals_the_skinning_job_bit_for_bit)
+{
+    ts_crowd before;
+    REQUIRE(ts_crowd_make(&before, N, 0, SKINNED));
+    populate(&before);
+    const ossa_mesh *mesh = before.dc.mesh;
+    const size_t bytes = ossa_skin_output_bytes(mesh, OSSA_SKIN_FORMAT_PACKED);
+    unsigned char *expected = ts_aligned(bytes * SKINNED);
+    for (int frame = 0; frame < FRAMES; ++frame)
+        REQUIRE(ts_crowd_frame(&before, 1.0f / 30.0f, 1) == OSSA_OK);
+    const int skinned = ossa_crowd_skinned_count(before.crowd);
+    REQUIRE(skinned == SKINNED);
+    for (int s = 0; s < skinned; ++s) {
+        ossa_skinning_job job = {0};
+        job.mesh = mesh;
+        job.palette = ossa_crowd_palette(before.crowd, ossa_crowd_entity_at(before.crowd, s));
+        job.palette_count = ossa_crowd_skin_joint_count(before.crowd);
+        job.output = expected + (size_t)s * bytes;
+        job.output_bytes = bytes;
+        job.format = OSSA_SKIN_FORMAT_PACKED;
+        REQUIRE(ossa_skinning_job_run(&job) == OSSA_OK);
+    }
+    for (int threads = 1; threads <= 3; ++threads) {
+        for (int lines = 0; lines < 2; ++lines) {
+            const size_t stride = lines ? (bytes + 63) / 64 * 64 : bytes + 4;
+            ts_crowd now;
+            REQUIRE(ts_crowd_make_wearing_mesh(&now, N, 0, SKINNED));
+            populate(&now);
+            unsigned char *vertices = ts_aligned(stride * SKINNED + 64);
+            memset(vertices, 0xCD, stride * SKINNED + 64);
+            ossa_crowd_skin_output out = {0};
+            out.vertices = vertices + (lines ? 0 : 4);
+            out.vertices_bytes = stride * SKINNED;
+            out.character_stride = stride;
+            out.format = OSSA_SKIN_FORMAT_PACKED;
+            out.stream_output = threads != 2;
+            REQUIRE(ossa_crowd_set_skin_output(now.crowd, &out) == OSSA_OK);
+            for (int frame = 0; frame < FRAMES; ++frame)
+                REQUIRE(ts_crowd_frame(&now, 1.0f / 30.0f, threads) == OSSA_OK);
+            int same = 1, gaps = 1;
+            const unsigned char *base = out.vertices;
+            for (int s = 0; s < skinned; ++s) {
+                same &= memcmp(base + (size_t)s * stride, expected + (size_t)s * bytes, bytes) == 0;
+                for (size_t i = bytes; i < stride; ++i) /* between characters: untouched */
+                    gaps &= base[(size_t)s * stride + i] == 0xCD;
+            }
+            if (!same)
+                fprintf(stderr, "%d threads, stride %zu: packed frame differs\n", threads, stride);
+            CHECK(same);
+            CHECK(gaps);
+            free(vertices);
+            ts_crowd_free(&now);
+        }
+    }
+    free(expected);
+    ts_crowd_free(&before);
+}
+
 TEST(skin_output_is_validated_and_a_short_buffer_changes_nothing)
 {
     ts_crowd plain;
@@ -106,6 +168,22 @@ TEST(skin_output_is_validated_and_a_short_buffer_changes_nothing)
     CHECK_RESULT(ossa_crowd_set_skin_output(f.crowd, &out), OSSA_ERR_MISALIGNED);
     out.character_stride = stride - 64;
     CHECK_RESULT(ossa_crowd_set_skin_output(f.crowd, &out), OSSA_ERR_OUTPUT_TOO_SMALL);
+    out.character_stride = stride;
+    out.format = OSSA_SKIN_FORMAT_COUNT;
+    CHECK_RESULT(ossa_crowd_set_skin_output(f.crowd, &out), OSSA_ERR_BAD_ARGUMENT);
+    /* packed vertices need 4-byte alignment only, and their own bytes */
+    out.format = OSSA_SKIN_FORMAT_PACKED;
+    out.vertices = vertices + 4;
+    out.character_stride = ossa_skin_output_bytes(f.dc.mesh, OSSA_SKIN_FORMAT_PACKED);
+    CHECK_RESULT(ossa_crowd_set_skin_output(f.crowd, &out), OSSA_OK);
+    out.vertices = vertices + 2;
+    CHECK_RESULT(ossa_crowd_set_skin_output(f.crowd, &out), OSSA_ERR_MISALIGNED);
+    out.vertices = vertices;
+    out.character_stride -= 2;
+    CHECK_RESULT(ossa_crowd_set_skin_output(f.crowd, &out), OSSA_ERR_MISALIGNED);
+    out.character_stride -= 2;
+    CHECK_RESULT(ossa_crowd_set_skin_output(f.crowd, &out), OSSA_ERR_OUTPUT_TOO_SMALL);
+    out.format = OSSA_SKIN_FORMAT_FLOAT4;
     out.character_stride = stride;
     out.path = OSSA_SIMD_PATH_COUNT;
     CHECK_RESULT(ossa_crowd_set_skin_output(f.crowd, &out), OSSA_ERR_BAD_ARGUMENT);
@@ -178,5 +256,6 @@ TEST(stage_hook_sees_skinning_right_after_each_skinned_batch_palette)
 }
 
 UTEST_MAIN(library_frame_skins_what_the_tools_assembled_bit_for_bit,
+           packed_frame_equals_the_skinning_job_bit_for_bit,
            skin_output_is_validated_and_a_short_buffer_changes_nothing,
            stage_hook_sees_skinning_right_after_each_skinned_batch_palette)

@@ -27,7 +27,7 @@ static int make(demo_world *w, scene_character *c, int threads)
 {
     if (!scene_character_load_default(c, "test"))
         return 0;
-    demo_options o = {CHARACTERS, SKINNED, threads, 0.0f};
+    demo_options o = {CHARACTERS, SKINNED, threads, 0.0f, OSSA_SKIN_FORMAT_PACKED};
     return demo_world_init(w, c, &o);
 }
 
@@ -108,8 +108,12 @@ TEST(demo_skinned_vertices_are_the_bind_pose_skinned_in_world_space)
     for (int s = 0; s < v.skinned; ++s) {
         const ossa_mat34 *palette = ossa_crowd_palette(w.crowd, ossa_crowd_entity_at(w.crowd, s));
         REQUIRE(palette != NULL);
-        const float *out = (const float *)(const void *)(v.streams + (size_t)s * v.stream_stride);
+        /* the position leads a vertex in either format (the demo's: packed) */
+        const unsigned char *vertices = v.streams + (size_t)s * v.stream_stride;
+        const size_t vertex_bytes = ossa_skin_vertex_bytes(v.mesh, v.format);
         for (int x = 0; x < ossa_mesh_vertex_count(v.mesh); x += 7) {
+            float position[3];
+            memcpy(position, vertices + (size_t)x * vertex_bytes, sizeof position);
             uint16_t joints[4];
             float weights[4];
             const int n = ossa_mesh_vertex_influences(v.mesh, x, joints, weights);
@@ -121,12 +125,12 @@ TEST(demo_skinned_vertices_are_the_bind_pose_skinned_in_world_space)
                     p += weights[k] * ((double)m->m[r][0] * in[0] + (double)m->m[r][1] * in[1] +
                                        (double)m->m[r][2] * in[2] + m->m[r][3]);
                 }
-                const double got = out[(size_t)x * (size_t)floats + (size_t)r];
+                const double got = position[r];
                 worst = fmax(worst, fabs(got - p) / (1.0 + fabs(p)));
             }
             /* world space: next to the character's placement */
-            const double dx = out[(size_t)x * (size_t)floats] - v.placement[s].m[0][3];
-            const double dz = out[(size_t)x * (size_t)floats + 2] - v.placement[s].m[2][3];
+            const double dx = position[0] - v.placement[s].m[0][3];
+            const double dz = position[2] - v.placement[s].m[2][3];
             farthest = fmax(farthest, sqrt(dx * dx + dz * dz));
         }
     }

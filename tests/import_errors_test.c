@@ -126,14 +126,71 @@ TEST(build_names_a_file_with_no_skeleton)
     expect_failure(args, "triangle.obj", "no skeleton");
 }
 
-TEST(build_names_bones_missing_from_the_skeleton)
+/* The inputs after the first only add clips: a second file's skinned mesh,
+ * on bones the first file's skeleton does not have, is ignored with a note
+ * (it used to stop the build). */
+TEST(build_ignores_the_meshes_of_animation_inputs)
 {
-    char args[2200];
     const char *base = input("base.gltf"), *other = input("other_skin.gltf");
     REQUIRE(tg_write_skinned(base, "A", "B", turn) == 0);
     REQUIRE(tg_write_skinned(other, "X", "Y", "[]") == 0);
-    snprintf(args, sizeof args, "'%s' '%s'", base, other);
-    expect_failure(args, "other_skin.gltf", "bone 'X' is not a joint of the skeleton");
+    char blob[1100], cmd[4096], out[4096];
+    snprintf(blob, sizeof blob, "%s/two.ossa", inputs);
+    snprintf(cmd, sizeof cmd, "'%s' build '%s' '%s' -o '%s' 2>/dev/null && '%s' info --json '%s'",
+             OSSA_TEST_TOOL, base, other, blob, OSSA_TEST_TOOL, blob);
+    FILE *p = popen(cmd, "r");
+    REQUIRE(p);
+    const size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    CHECK_INT(pclose(p), 0);
+    CHECK(strstr(out, "note: ") && strstr(out, "other_skin.gltf: 1 mesh ignored (the inputs "
+                                                 "after the first only add clips; --mesh FILE "
+                                                 "keeps them)"));
+    /* One mesh in the blob: the first file's. */
+    const char *meshes = strstr(out, "\"meshes\"");
+    REQUIRE(meshes);
+    int names = 0;
+    for (const char *c = meshes; (c = strstr(c, "\"name\"")); ++c)
+        ++names;
+    CHECK_INT(names, 1);
+    unlink(blob);
+}
+
+/* Counts the "name" keys after "meshes" in `ossa info --json` output. */
+static int json_mesh_names(const char *out)
+{
+    const char *meshes = strstr(out, "\"meshes\"");
+    int names = 0;
+    for (const char *c = meshes; c && (c = strstr(c, "\"name\"")); ++c)
+        ++names;
+    return names;
+}
+
+/* --mesh FILE builds that input's meshes on the first input's joints (a
+ * character exported apart from its rig); bones the skeleton lacks stop the
+ * build, naming the file and the bone. */
+TEST(build_mesh_option_keeps_an_inputs_meshes)
+{
+    const char *base = input("rig.gltf"), *skin = input("same_bones.gltf"),
+               *other = input("other_bones.gltf");
+    REQUIRE(tg_write_skinned(base, "A", "B", turn) == 0);
+    REQUIRE(tg_write_skinned(skin, "A", "B", "[]") == 0);
+    REQUIRE(tg_write_skinned(other, "X", "Y", "[]") == 0);
+    char blob[1100], cmd[4096], out[4096];
+    snprintf(blob, sizeof blob, "%s/kept.ossa", inputs);
+    snprintf(cmd, sizeof cmd,
+             "'%s' build '%s' --mesh '%s' -o '%s' -q 2>&1 && '%s' info --json '%s'",
+             OSSA_TEST_TOOL, base, skin, blob, OSSA_TEST_TOOL, blob);
+    FILE *p = popen(cmd, "r");
+    REQUIRE(p);
+    const size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    CHECK_INT(pclose(p), 0);
+    CHECK_INT(json_mesh_names(out), 2); /* the rig's mesh and the --mesh input's */
+    unlink(blob);
+    char args[2400];
+    snprintf(args, sizeof args, "'%s' --mesh '%s'", base, other);
+    expect_failure(args, "other_bones.gltf", "bone 'X' is not a joint of the skeleton");
 }
 
 TEST(build_names_an_animation_file_that_matches_no_joint)
@@ -141,11 +198,11 @@ TEST(build_names_an_animation_file_that_matches_no_joint)
     char args[2200];
     const char *base = input("base.gltf"), *anim = input("strangers.gltf");
     REQUIRE(tg_write_skinned(base, "A", "B", turn) == 0);
-    /* The same rig under other names: its skin is reported first... */
+    /* The same rig under other names (its skin is not read). */
     REQUIRE(tg_write_skinned(anim, "P", "Q", turn) == 0);
     snprintf(args, sizeof args, "'%s' '%s'", base, anim);
-    expect_failure(args, "strangers.gltf", "is not a joint of the skeleton");
-    /* ...so the clip alone: an animation-only glTF of another node. */
+    expect_failure(args, "strangers.gltf", "none of its 1 tracks names a joint of the skeleton");
+    /* An animation-only glTF of another node. */
     const char *only = input("only_anim.gltf");
     REQUIRE(tg_write_text(only,
                           "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],"
@@ -264,7 +321,7 @@ TEST(import_rejects_bad_arguments)
 
 UTEST_MAIN(build_names_a_missing_file, build_names_a_file_it_cannot_read,
            build_names_an_unsupported_format, build_names_a_file_with_no_skeleton,
-           build_names_bones_missing_from_the_skeleton,
+           build_ignores_the_meshes_of_animation_inputs, build_mesh_option_keeps_an_inputs_meshes,
            build_names_an_animation_file_that_matches_no_joint,
            build_names_an_empty_clip_and_builds_around_it_when_asked,
            build_writes_a_blob_that_info_and_dump_read, import_fails_cleanly_at_every_allocation,

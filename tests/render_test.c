@@ -1,7 +1,8 @@
 /* render_test.c - libossa_render, headless: the default character drawn in
  * its bind pose and walking covers exactly where its skinned vertices project
  * (skinned and projected here in double precision, independently of the
- * renderer); CPU- and GPU-skinned images of one frame agree; placements and
+ * renderer); CPU- and GPU-skinned images of one frame agree, and so do
+ * float4 and packed vertices (within a stated tolerance); placements and
  * tints land where they should; an empty frame shows ground and sky. Bad
  * input: render_validation_test.c. Skipped only when no EGL display can be
  * opened at all. */
@@ -271,7 +272,8 @@ TEST(mapped_streams_draw_the_copied_streams_image)
     REQUIRE(draw(&f, &frame, copied));
     const size_t stream_bytes = ossa_renderer_stream_bytes(f.renderer);
     CHECK_INT(stream_bytes,
-              (size_t)ossa_mesh_vertex_count(mesh) * (size_t)ossa_mesh_skinned_stride(mesh));
+              ((size_t)ossa_mesh_vertex_count(mesh) * (size_t)ossa_mesh_skinned_stride(mesh) +
+               63) / 64 * 64);
     ossa_error e;
     unsigned char *to = ossa_renderer_map_streams(f.renderer, COUNT, &e);
     if (!to)
@@ -299,6 +301,105 @@ TEST(mapped_streams_draw_the_copied_streams_image)
     free(copied);
     free(mapped);
     free(placements);
+    free(streams);
+    free(pal);
+    close_fixture(&f);
+}
+
+/* Packed vertices (float3 positions bit for bit the float4 ones, normals in
+ * 10 bits a component) draw the float4 picture: the same silhouettes, the
+ * shading a quantisation step apart. Copied and mapped packed streams (the
+ * latter skinned with a plan and streaming stores) give one image. */
+#define PACKED_MAX_DIFFERENT_PIXELS_RATIO 0.02 /* pixels that differ at all */
+#define PACKED_MAX_CHANNEL_DIFFERENCE 2        /* of 255, in any pixel */
+
+TEST(packed_streams_draw_the_float4_image)
+{
+    enum { COUNT = 9 };
+    fixture f;
+    OPEN_FIXTURE(f, COUNT);
+    const ossa_mesh *mesh = f.character.mesh;
+    /* a second renderer in the same context, drawing packed vertices */
+    ossa_renderer *packed_renderer = NULL;
+    ossa_error e;
+    const ossa_renderer_desc pd = {mesh, COUNT, OSSA_SKIN_FORMAT_PACKED};
+    REQUIRE(ossa_renderer_create(&pd, &packed_renderer, &e) == OSSA_OK);
+    ossa_mat34 *pal = palettes(&f.character, "run", 0.2f, COUNT);
+    float *streams = skin_streams(mesh, pal, COUNT);
+    void *packed = skin_streams_as(mesh, pal, COUNT, OSSA_SKIN_FORMAT_PACKED);
+    ossa_mat34 *placements = ts_aligned(sizeof(ossa_mat34) * COUNT);
+    ossa_render_grid(COUNT, 1.0f, placements);
+    ossa_float3 lo, hi;
+    ossa_render_mesh_bounds(mesh, &lo, &hi);
+    ossa_render_placed_bounds(lo, hi, placements, COUNT, &lo, &hi);
+    ossa_render_frame frame;
+    memset(&frame, 0, sizeof frame);
+    frame.character_count = COUNT;
+    frame.skinned_streams = streams;
+    frame.placements = placements;
+    frame.camera = ossa_render_camera_frame(lo, hi, (float)W / H, -0.4f, 0.35f, 0.0f);
+    frame.width = W;
+    frame.height = H;
+    image *a = malloc(sizeof *a), *b = malloc(sizeof *b), *c = malloc(sizeof *c);
+    image *empty = malloc(sizeof *empty);
+    REQUIRE(draw(&f, &frame, a));
+    frame.character_count = 0;
+    REQUIRE(draw(&f, &frame, empty));
+    frame.character_count = COUNT;
+    frame.skinned_streams = packed;
+    ossa_renderer *float4_renderer = f.renderer;
+    f.renderer = packed_renderer; /* draw() draws with the fixture's renderer */
+    REQUIRE(draw(&f, &frame, b));
+    box2 unused;
+    CHECK(silhouette(a, empty, &unused) > W * H / 50);
+    int differ = 0, worst = 0;
+    for (int p = 0; p < W * H; ++p) {
+        differ += !same_pixel(a, b, p);
+        for (int k = 0; k < 3; ++k) {
+            const int d = abs((int)a->rgba[4 * p + k] - (int)b->rgba[4 * p + k]);
+            worst = d > worst ? d : worst;
+        }
+    }
+    fprintf(stderr, "  packed vs float4: %d of %d pixels differ, by at most %d of 255\n", differ,
+            W * H, worst);
+    CHECK(differ <= (int)(PACKED_MAX_DIFFERENT_PIXELS_RATIO * W * H));
+    CHECK(worst <= PACKED_MAX_CHANNEL_DIFFERENCE);
+    /* mapped: skinned straight into the packed renderer's buffer */
+    const size_t stride = ossa_renderer_stream_bytes(packed_renderer);
+    CHECK(stride % 64 == 0);
+    CHECK(stride >= ossa_skin_output_bytes(mesh, OSSA_SKIN_FORMAT_PACKED));
+    const size_t plan_bytes = ossa_skin_plan_size(mesh);
+    void *plan_memory = ts_aligned(plan_bytes);
+    const ossa_skin_plan *plan = NULL;
+    REQUIRE(ossa_skin_plan_init(&plan, plan_memory, plan_bytes, mesh) == OSSA_OK);
+    unsigned char *to = ossa_renderer_map_streams(packed_renderer, COUNT, &e);
+    REQUIRE(to != NULL);
+    const int skins = ossa_mesh_skin_joint_count(mesh);
+    for (int i = 0; i < COUNT; ++i) {
+        ossa_skinning_job job = {0};
+        job.mesh = mesh;
+        job.palette = pal + (size_t)i * (size_t)skins;
+        job.palette_count = skins;
+        job.output = to + (size_t)i * stride;
+        job.output_bytes = stride;
+        job.format = OSSA_SKIN_FORMAT_PACKED;
+        job.plan = plan;
+        job.stream_output = true;
+        CHECK_RESULT(ossa_skinning_job_run(&job), OSSA_OK);
+    }
+    frame.skinned_streams = NULL;
+    frame.streams_mapped = true;
+    REQUIRE(draw(&f, &frame, c));
+    CHECK_INT(different_pixels(b, c), 0);
+    f.renderer = float4_renderer;
+    ossa_renderer_destroy(packed_renderer);
+    free(plan_memory);
+    free(a);
+    free(b);
+    free(c);
+    free(empty);
+    free(placements);
+    free(packed);
     free(streams);
     free(pal);
     close_fixture(&f);
@@ -385,5 +486,5 @@ TEST(empty_frame_shows_ground_below_the_horizon_and_sky_above)
 UTEST_MAIN(bind_pose_silhouette_matches_projected_vertices,
            walk_silhouette_matches_projected_vertices, gpu_skinning_draws_the_cpu_skinned_image,
            placements_and_tints_land_on_their_characters,
-           mapped_streams_draw_the_copied_streams_image,
+           mapped_streams_draw_the_copied_streams_image, packed_streams_draw_the_float4_image,
            empty_frame_shows_ground_below_the_horizon_and_sky_above)

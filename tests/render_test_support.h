@@ -40,7 +40,8 @@ static inline void close_fixture(fixture *f)
 }
 
 /* True when ready. False with *skip set when no EGL display exists at all,
- * false with *skip NULL (and the reason printed) on any other failure. */
+ * false with *skip NULL (and the reason printed) on any other failure. The
+ * renderer draws float4 vertices. */
 static inline bool open_fixture(fixture *f, int max_characters, const char **skip)
 {
     memset(f, 0, sizeof *f);
@@ -59,7 +60,7 @@ static inline bool open_fixture(fixture *f, int max_characters, const char **ski
         return false;
     }
     f->has_character = true;
-    const ossa_renderer_desc rd = {f->character.mesh, max_characters};
+    const ossa_renderer_desc rd = {f->character.mesh, max_characters, OSSA_SKIN_FORMAT_FLOAT4};
     if (ossa_renderer_create(&rd, &f->renderer, &e) != OSSA_OK) {
         fprintf(stderr, "renderer: %s\n", e.message);
         close_fixture(f);
@@ -138,12 +139,14 @@ static inline ossa_mat34 *palettes(const ossa_default_character *c, const char *
     return out;
 }
 
-/* The streams the CPU path draws: ossa_skinning_job's output. */
-static inline float *skin_streams(const ossa_mesh *mesh, const ossa_mat34 *pal, int count)
+/* The streams the CPU path draws: ossa_skinning_job's output in `format`,
+ * characters one after the other. */
+static inline void *skin_streams_as(const ossa_mesh *mesh, const ossa_mat34 *pal, int count,
+                                    ossa_skin_format format)
 {
-    const size_t bytes = (size_t)ossa_mesh_vertex_count(mesh) * (size_t)ossa_mesh_skinned_stride(mesh);
+    const size_t bytes = ossa_skin_output_bytes(mesh, format);
     const int skins = ossa_mesh_skin_joint_count(mesh);
-    float *out = ts_aligned(bytes * (size_t)count);
+    void *out = ts_aligned(bytes * (size_t)count);
     for (int i = 0; i < count; ++i) {
         ossa_skinning_job job = {0};
         job.mesh = mesh;
@@ -151,10 +154,16 @@ static inline float *skin_streams(const ossa_mesh *mesh, const ossa_mat34 *pal, 
         job.palette_count = skins;
         job.output = (char *)out + (size_t)i * bytes;
         job.output_bytes = bytes;
+        job.format = format;
         if (ossa_skinning_job_run(&job) != OSSA_OK)
             abort();
     }
     return out;
+}
+
+static inline float *skin_streams(const ossa_mesh *mesh, const ossa_mat34 *pal, int count)
+{
+    return skin_streams_as(mesh, pal, count, OSSA_SKIN_FORMAT_FLOAT4);
 }
 
 #endif /* OSSA_RENDER_TEST_SUPPORT_H */

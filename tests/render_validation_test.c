@@ -1,6 +1,7 @@
 /* render_validation_test.c - libossa_render, headless, on bad input: frames
  * with a bad camera, count, stream, stride or skinning mode, and renderer and
- * headless descriptions out of range, each refused with its code. Skipped
+ * headless descriptions out of range (a bad vertex format among them), each
+ * refused with its code. Skipped
  * only when no EGL display can be opened at all. */
 #include <stdint.h>
 #include <string.h>
@@ -61,9 +62,28 @@ TEST(renderer_rejects_bad_frames)
     bad = good;
     bad.skinning = OSSA_RENDER_SKINNING_COUNT;
     CHECK_RESULT(ossa_renderer_draw(f.renderer, &bad, NULL, NULL), OSSA_ERR_BAD_ARGUMENT);
+    /* a relief: at least 2 x 2 samples, a finite origin, a cell size > 0 */
+    const float heights[6] = {0, 0.1f, 0.2f, 0.1f, 0, -0.1f};
+    bad = good;
+    bad.ground_heights = heights;
+    bad.ground_columns = 3;
+    bad.ground_rows = 1;
+    bad.ground_cell = 0.5f;
+    CHECK_RESULT(ossa_renderer_draw(f.renderer, &bad, NULL, NULL), OSSA_ERR_BAD_ARGUMENT);
+    bad.ground_rows = 2;
+    bad.ground_cell = 0.0f;
+    CHECK_RESULT(ossa_renderer_draw(f.renderer, &bad, NULL, NULL), OSSA_ERR_BAD_VALUE);
+    bad.ground_cell = 0.5f;
+    bad.ground_origin_x = NAN;
+    CHECK_RESULT(ossa_renderer_draw(f.renderer, &bad, NULL, NULL), OSSA_ERR_BAD_VALUE);
+    bad.ground_origin_x = -1.0f;
+    CHECK_RESULT(ossa_renderer_draw(f.renderer, &bad, NULL, NULL), OSSA_OK);
     ossa_render_timings t;
     CHECK_RESULT(ossa_renderer_draw(f.renderer, &good, &t, NULL), OSSA_OK);
-    CHECK_INT(t.upload_bytes, 2 * stream_bytes);
+    /* the buffer holds each character on a cache line: whole lines go up */
+    const size_t stride = ossa_renderer_stream_bytes(f.renderer);
+    CHECK_INT(stride, (stream_bytes + 63) / 64 * 64);
+    CHECK_INT(t.upload_bytes, 2 * stride);
     good.skinning = OSSA_RENDER_SKINNING_GPU;
     CHECK_RESULT(ossa_renderer_draw(f.renderer, &good, &t, NULL), OSSA_OK);
     CHECK_INT(t.upload_bytes, 2 * sizeof(ossa_mat34) * (size_t)ossa_mesh_skin_joint_count(mesh));
@@ -87,7 +107,7 @@ TEST(renderer_rejects_bad_frames)
     CHECK_RESULT(ossa_renderer_draw(f.renderer, &mapped, NULL, NULL), OSSA_ERR_BAD_ARGUMENT);
     mapped.character_count = 1;
     CHECK_RESULT(ossa_renderer_draw(f.renderer, &mapped, &t, NULL), OSSA_OK);
-    CHECK_INT(t.upload_bytes, stream_bytes);
+    CHECK_INT(t.upload_bytes, stride);
     CHECK_RESULT(ossa_renderer_draw(f.renderer, &mapped, NULL, NULL), OSSA_ERR_BAD_ARGUMENT);
     /* a GPU frame drawn while streams are mapped releases them */
     REQUIRE(ossa_renderer_map_streams(f.renderer, 2, &e) != NULL);
@@ -107,7 +127,7 @@ TEST(renderer_and_headless_reject_bad_descriptions)
     OPEN_FIXTURE(f, 1);
     ossa_renderer *r = (ossa_renderer *)&f; /* must be overwritten with NULL */
     ossa_error e;
-    ossa_renderer_desc desc = {NULL, 1};
+    ossa_renderer_desc desc = {NULL, 1, OSSA_SKIN_FORMAT_FLOAT4};
     CHECK_RESULT(ossa_renderer_create(&desc, &r, &e), OSSA_ERR_MISSING_INPUT);
     CHECK(r == NULL);
     desc.mesh = f.character.mesh;
@@ -116,6 +136,16 @@ TEST(renderer_and_headless_reject_bad_descriptions)
     desc.max_characters = 1 << 30;
     CHECK_RESULT(ossa_renderer_create(&desc, &r, &e), OSSA_ERR_BAD_ARGUMENT);
     CHECK_RESULT(ossa_renderer_create(&desc, NULL, &e), OSSA_ERR_MISSING_OUTPUT);
+    desc.max_characters = 1;
+    desc.skinned_format = OSSA_SKIN_FORMAT_COUNT;
+    CHECK_RESULT(ossa_renderer_create(&desc, &r, &e), OSSA_ERR_BAD_ARGUMENT);
+    CHECK(r == NULL);
+    desc.skinned_format = OSSA_SKIN_FORMAT_PACKED;
+    CHECK_RESULT(ossa_renderer_create(&desc, &r, &e), OSSA_OK);
+    CHECK(ossa_renderer_skinned_format(r) == OSSA_SKIN_FORMAT_PACKED);
+    CHECK(ossa_renderer_stream_bytes(r) >=
+          ossa_skin_output_bytes(f.character.mesh, OSSA_SKIN_FORMAT_PACKED));
+    ossa_renderer_destroy(r);
     ossa_render_headless *h = NULL;
     const ossa_render_headless_desc bad_sizes[] = {{0, 10, 0}, {10, 0, 0}, {16385, 10, 0},
                                                    {10, 10, -1}, {10, 10, 17}};

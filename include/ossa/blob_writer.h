@@ -3,7 +3,10 @@
  * A blob holds at most one skeleton, any number of clips and meshes. Writing
  * goes to a temporary file in the destination's directory, flushed, then
  * renamed over the destination, so a reader never sees a half-written file
- * and a failure leaves no file behind. */
+ * and a failure leaves no file behind. Only a regular file is replaced: a
+ * destination that is a symbolic link (not followed), a FIFO, a device, a
+ * directory or a socket is refused with OSSA_ERR_IO and a message saying
+ * which. */
 #ifndef OSSA_BLOB_WRITER_H
 #define OSSA_BLOB_WRITER_H
 
@@ -29,9 +32,16 @@ ossa_result ossa_blob_write_memory(const ossa_blob_contents *contents,
                                    const ossa_allocator *allocator, void **out_data,
                                    size_t *out_bytes, ossa_error *error);
 
-/* Serialises contents to path (temporary file + rename). */
+/* Serialises contents to path (temporary file + rename). path must not
+ * exist or be a regular file (see above). */
 ossa_result ossa_blob_write_file(const char *path, const ossa_blob_contents *contents,
                                  ossa_error *error);
+
+/* Whether ossa_blob_write_file could write path now: path is absent or a
+ * regular file, and its directory takes a new file (a temporary file is
+ * created there and removed). For tools that check their output before long
+ * work; the write checks again. */
+ossa_result ossa_blob_output_check(const char *path, ossa_error *error);
 
 /* Reads a whole file with one read into 64-byte aligned memory from allocator
  * (freed with ossa_free). Does not validate: pass the bytes to ossa_blob_open. */

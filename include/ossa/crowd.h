@@ -18,8 +18,8 @@
  * Frame: ossa_crowd_begin_frame (one thread) advances the playheads of the
  * active characters and plans this frame's batches; ossa_crowd_update runs
  * any range of them - sample two clips, blend, local->model with the
- * character's placement as root, write the world-space pose (and the
- * skinned characters' palettes) - and can be
+ * character's placement as root, IK when it is on, write the world-space
+ * pose (and the skinned characters' palettes) - and can be
  * called from several threads on disjoint ranges, each with its own scratch;
  * ossa_crowd_end_frame (one thread) gathers the frame's footfalls in batch
  * order. Results are bit-identical for any split of the batches.
@@ -37,7 +37,9 @@
  * out in world space). Active skinned characters are slots
  * [0, ossa_crowd_skinned_count); with a mesh, the update then skins each of
  * them straight from its palette into the skin output (slot s at
- * vertices + s * character_stride), while the palette is in cache. */
+ * vertices + s * character_stride), while the palette is in cache, as float4
+ * or packed vertices (ossa_skin_format; for packed output the crowd keeps
+ * the mesh's skin plan in its memory). */
 #ifndef OSSA_CROWD_H
 #define OSSA_CROWD_H
 
@@ -46,12 +48,14 @@
 #include <stdint.h>
 
 #include "clip.h"
+#include "ik.h"
 #include "lanes.h"
 #include "math.h"
 #include "mesh.h"
 #include "particles.h"
 #include "result.h"
 #include "skeleton.h"
+#include "skinning_job.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -62,6 +66,45 @@ typedef struct ossa_entity {
     uint32_t index;
     uint32_t generation; /* >= 1 for a spawned entity */
 } ossa_entity;
+
+/* IK (optional, ossa/ik.h): each leg's foot planted on the ground (a height
+ * field, ossa_crowd_set_ground) by two-bone IK, the pelvis lowered so both
+ * feet reach, and a look-at chain turning the head toward a point
+ * (ossa_crowd_set_look_target). The joints, by name. */
+typedef struct ossa_crowd_ik_desc {
+    /* Thigh, calf and foot of the left leg, then of the right (6 names).
+     * NULL: "thigh_l", "calf_l", "foot_l", "thigh_r", "calf_r", "foot_r". */
+    const char *const *leg_names;
+    /* The joint lowered so both feet reach (every leg below it). NULL: "hips". */
+    const char *pelvis_name;
+    /* The knees' hinge in the calf's frame, oriented so a positive turn
+     * folds the leg (ossa_ik_two_bone_job.mid_axis). Zero: +x. */
+    ossa_float3 knee_axis;
+    /* The look-at chain, root first (ossa_ik_aim_job.chain). NULL: "spine_03",
+     * "neck_01", "head". */
+    const char *const *look_names;
+    int look_count; /* <= OSSA_IK_MAX_CHAIN (8) */
+    /* Its chain weights; NULL: 1 for the root, 0.5 for the others. */
+    const float *look_weights;
+    /* In the chain's last joint's frame: the eyes, where they look and the
+     * axis rolled up (ossa_ik_aim_job.offset, forward, up). Zero forward:
+     * +z; zero up: +y. */
+    ossa_float3 eye_offset, eye_forward, eye_up;
+} ossa_crowd_ik_desc;
+
+/* The ground as a height field: heights[r * columns + c] is the height (y)
+ * at x = origin_x + c * cell_size, z = origin_z + r * cell_size, bilinear
+ * in between, the nearest edge's outside. The heights are not copied: they
+ * must outlive their use. */
+typedef struct ossa_crowd_ground {
+    const float *heights;
+    int columns, rows; /* >= 1 each */
+    float origin_x, origin_z;
+    float cell_size;   /* > 0 */
+} ossa_crowd_ground;
+
+/* The ground's height at (x, z); 0 for a NULL or empty ground. */
+float ossa_crowd_ground_height(const ossa_crowd_ground *ground, float x, float z);
 
 /* Feet watched for footfalls, at most. */
 #define OSSA_CROWD_MAX_FEET 4
@@ -102,6 +145,8 @@ typedef struct ossa_crowd_desc {
     /* Most characters marked skinned at once (memory: this many palettes).
      * 0 means capacity when there is a skin. */
     int skinned_capacity;
+    /* IK's joints; NULL: no IK. A name the skeleton lacks is an error. */
+    const ossa_crowd_ik_desc *ik;
 } ossa_crowd_desc;
 
 /* Bytes ossa_crowd_init needs for desc (64-byte aligned memory); 0 when desc
@@ -217,30 +262,61 @@ ossa_result ossa_crowd_update(ossa_crowd *crowd, int batch_begin, int batch_end,
                               size_t scratch_bytes);
 /* Where the skinned characters' vertices go (the crowd needs a mesh): each
  * update writes skinned slot s (0 <= s < ossa_crowd_skinned_count) at
- * vertices + s * character_stride, in the mesh's skinned-stream layout
- * (ossa_mesh_skinned_stride bytes per vertex, in the mesh's runtime vertex
- * order, which ossa_mesh_indices refers to) - a buffer of the caller's, or a
- * mapped GPU buffer. The output stays set across frames until changed; a zeroed one
- * (vertices NULL) turns skinning off. */
+ * vertices + s * character_stride, in `format` (ossa_skin_vertex_bytes per
+ * vertex, in the mesh's runtime vertex order, which ossa_mesh_indices refers
+ * to) - a buffer of the caller's, or a mapped GPU buffer. The output stays
+ * set across frames until changed; a zeroed one (vertices NULL) turns
+ * skinning off. Example, packed vertices for a GPU:
+ *
+ *     ossa_crowd_skin_output out = {0};
+ *     out.format = OSSA_SKIN_FORMAT_PACKED;
+ *     out.character_stride = (ossa_skin_output_bytes(mesh, out.format) + 63) / 64 * 64;
+ *     out.vertices = buffer;                       (64-byte aligned)
+ *     out.vertices_bytes = skinned * out.character_stride;
+ *     out.stream_output = true;
+ *     ossa_crowd_set_skin_output(crowd, &out);
+ */
 typedef struct ossa_crowd_skin_output {
-    void *vertices;          /* 16-byte aligned (64: whole cache lines) */
+    /* Aligned as the format needs (ossa_skin_output_alignment: 16 for
+     * float4, 4 for packed); 64 lets every character start on a cache line. */
+    void *vertices;
     size_t vertices_bytes;   /* >= skinned characters x character_stride */
-    /* Bytes from one skinned character's vertices to the next: at least the
-     * mesh's vertex_count x ossa_mesh_skinned_stride, a multiple of 16. */
+    /* Bytes from one skinned character's vertices to the next: at least
+     * ossa_skin_output_bytes(mesh, format), a multiple of the format's
+     * alignment (of 64 for whole cache lines). */
     size_t character_stride;
+    ossa_skin_format format; /* default OSSA_SKIN_FORMAT_FLOAT4: the mesh's layout */
     ossa_simd_path path;     /* skinning path, default OSSA_SIMD_AUTO */
     /* Non-temporal stores (ossa_skinning_job.stream_output): right for
      * vertices on their way to the GPU, which this core does not read. */
     bool stream_output;
 } ossa_crowd_skin_output;
 
-/* Sets the skin output: OSSA_ERR_BAD_ARGUMENT without a mesh,
- * OSSA_ERR_MISALIGNED, OSSA_ERR_OUTPUT_TOO_SMALL for a stride below the
- * mesh's vertex bytes, OSSA_ERR_UNSUPPORTED for a path this machine cannot
- * run. An update whose skinned characters do not fit in vertices_bytes
+/* Sets the skin output: OSSA_ERR_BAD_ARGUMENT without a mesh or for a bad
+ * format, OSSA_ERR_MISALIGNED, OSSA_ERR_OUTPUT_TOO_SMALL for a stride below
+ * the mesh's bytes in the format, OSSA_ERR_UNSUPPORTED for a path this
+ * machine cannot run. An update whose skinned characters do not fit in vertices_bytes
  * fails with OSSA_ERR_OUTPUT_TOO_SMALL before it changes anything. Not
  * thread-safe (call it between frames, or between begin_frame and update). */
 ossa_result ossa_crowd_set_skin_output(ossa_crowd *crowd, const ossa_crowd_skin_output *output);
+
+/* IK (a crowd made with desc.ik). The ground the feet are planted on, copied
+ * (its heights are not: they must outlive the crowd's updates); NULL turns
+ * the feet's IK off (the default). Each foot's target is its animated
+ * height above its character's root (ossa_character_desc.position.y: put
+ * characters on the ground) over the ground below it; a character's pelvis
+ * drops as far as a foot needs for its leg to reach it within 0.97 of its
+ * length (or as stretched as the animation has it, if more: on flat ground
+ * nothing changes), up to a quarter of the leg. Not
+ * thread-safe. OSSA_ERR_BAD_ARGUMENT without IK joints or for an empty
+ * ground, OSSA_ERR_BAD_VALUE for a cell size or origin that is not finite
+ * and positive. */
+ossa_result ossa_crowd_set_ground(ossa_crowd *crowd, const ossa_crowd_ground *ground);
+/* Where the heads look (world space), with what weight in [0, 1]: 0 (the
+ * default) turns the look-at chain off. Characters look less the further the
+ * point is behind them (not at all beyond 110 degrees from their facing).
+ * Not thread-safe. */
+ossa_result ossa_crowd_set_look_target(ossa_crowd *crowd, ossa_float3 target, float weight);
 
 /* Gathers the frame's footfalls in batch order. Not thread-safe. */
 ossa_result ossa_crowd_end_frame(ossa_crowd *crowd);
@@ -254,6 +330,10 @@ typedef enum ossa_crowd_stage {
     OSSA_CROWD_STAGE_POSE_OUT,       /* write the world poses; footfalls */
     OSSA_CROWD_STAGE_PALETTE,        /* palettes (batches with skinned characters) */
     OSSA_CROWD_STAGE_SKIN,           /* skinning them (with a mesh and a skin output) */
+    /* IK, with a ground or a look target: between local->model and pose out
+     * (listed last, so the stages before it keep their numbers): targets,
+     * pelvis, legs, look-at, local->model again */
+    OSSA_CROWD_STAGE_IK,
     OSSA_CROWD_STAGE_DONE,           /* the batch is finished */
     OSSA_CROWD_STAGE_COUNT
 } ossa_crowd_stage;

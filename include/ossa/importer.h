@@ -29,6 +29,12 @@
 extern "C" {
 #endif
 
+/* The deepest node the importer accepts, in levels below its root (a root
+ * is level 0): well above any real rig, and low enough that assimp, which
+ * walks hierarchies recursively, stays within a thread's stack. A deeper
+ * file is refused with an error naming the node. */
+#define OSSA_IMPORT_MAX_DEPTH 1024
+
 /* The source formats the importer distinguishes (all others are OTHER). */
 typedef enum ossa_source_format {
     OSSA_SOURCE_UNKNOWN = 0,
@@ -46,7 +52,8 @@ typedef struct ossa_import_options {
     /* Tangents: taken from the file, else computed from uvs and normals
      * (assimp's tangent-space step). true leaves them out. */
     bool no_tangents;
-    /* Skip meshes entirely (animation-only inputs). */
+    /* Skip meshes entirely (animation-only inputs); skipped_meshes counts
+     * them. */
     bool no_meshes;
     /* Joints are normally the skins' bones, the nodes a clip moves and their
      * ancestors. true also makes every plain node below a joint a joint
@@ -90,6 +97,7 @@ typedef struct ossa_import {
     int folded_helpers;       /* FBX pivot helper nodes folded into joints */
     int computed_tangents;    /* meshes whose tangents were computed */
     int skipped_faces;        /* points and lines (not triangles) left out */
+    int skipped_meshes;       /* meshes not read because of options.no_meshes */
     /* Recoverable oddities, one line each ("mesh 'x' has no uvs: ..."). */
     const char *const *warnings;
     int warning_count;
@@ -106,7 +114,15 @@ typedef struct ossa_import {
  * a node (OSSA_ERR_NOT_FOUND), data ossa cannot represent
  * (OSSA_ERR_UNSUPPORTED), non-finite values (OSSA_ERR_BAD_VALUE), memory.
  * A file with no skeleton is not an error here: skeleton.joint_count is 0.
- * options may be NULL. */
+ * options may be NULL.
+ * Hostile files: glTF / GLB, FBX and Collada files are checked by ossa's own
+ * preflight (linear in the file's size) before assimp reads them; what it
+ * refuses (nodes deeper than OSSA_IMPORT_MAX_DEPTH, counts promising more
+ * data than the file holds, constructs known to crash assimp 5.2) is
+ * OSSA_ERR_IMPORT or OSSA_ERR_UNSUPPORTED, and what it accepts is safe to
+ * import in this process (the import fuzzer runs exactly that). Other
+ * formats reach assimp unchecked: import untrusted ones in a child process
+ * with limits, as `ossa build` does (docs/importing.md). */
 ossa_result ossa_import_file(const char *path, const ossa_import_options *options,
                              ossa_import *out, ossa_error *error);
 

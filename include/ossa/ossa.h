@@ -27,6 +27,9 @@
  *                                                   ossa_lane_pose_out_job (the
  *                                                   characters' joint matrices)
  *   5 skin         ossa_skinning_job (skinning_job.h): vertices of one character
+ *   after 3: IK    ossa_ik_two_bone_job,            ossa_lane_ik_two_bone_job,
+ *                  ossa_ik_aim_job (ik.h): local    ossa_lane_ik_aim_job (ik.h)
+ *                  corrections, then 3 again
  *
  * The one-character jobs are the readable reference every fast path is
  * tested against. Lane jobs lay W characters side by side ([joint][component]
@@ -46,6 +49,7 @@
 #include "blending_job.h"
 #include "blob.h"
 #include "clip.h"
+#include "ik.h"
 #include "lanes.h"
 #include "local_to_model_job.h"
 #include "math.h"

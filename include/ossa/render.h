@@ -7,12 +7,16 @@
  * - CPU skinning: the caller skins with ossa_skinning_job; each frame the
  *   skinned streams (position, normal[, tangent]) go into one dynamic vertex
  *   buffer, orphaned and written whole, never in part (seed 002: GPU memory
- *   is write-combined); the static stream (uv, colour) went up once.
+ *   is write-combined); the static stream (uv, colour) went up once. The
+ *   streams are float4 or packed (ossa_skin_format, chosen per renderer):
+ *   packed vertices are drawn as they are, float3 positions and 10:10:10:2
+ *   signed normalised normals (GL_INT_2_10_10_10_REV), 20 bytes instead of
+ *   48.
  * - GPU skinning: the bind stream and the influences went up once; each
  *   frame only the palettes do (a texture buffer, three RGBA32F texels per
  *   skin joint, so any joint count fits), and the vertex shader blends them.
  * Shading is simple: a key light, sky and ground ambient, a tint per
- * character, a ground plane at y = 0.
+ * character, a ground plane at y = 0 or a height field.
  *
  * The renderer draws into whatever framebuffer is bound in the OpenGL 3.3
  * core context current on the calling thread: a window's, or a headless
@@ -28,6 +32,7 @@
 #include "math.h"
 #include "mesh.h"
 #include "result.h"
+#include "skinning_job.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -76,6 +81,12 @@ typedef enum ossa_render_skinning {
 typedef struct ossa_renderer_desc {
     const ossa_mesh *mesh; /* required; read during create only */
     int max_characters;    /* most characters one frame draws; 0 means 1 */
+    /* CPU skinning: the layout of the skinned vertices frames bring (or
+     * skin into the mapped buffer). Default OSSA_SKIN_FORMAT_FLOAT4. The
+     * vertex arrays read position and normal from it (float4, or float3 and
+     * GL_INT_2_10_10_10_REV normalised), and with tangents the tangent at
+     * attribute location 6 for shaders that want it. */
+    ossa_skin_format skinned_format;
 } ossa_renderer_desc;
 
 /* Uploads the mesh's static stream, indices, bind stream and influences and
@@ -95,10 +106,10 @@ typedef struct ossa_render_camera {
 typedef struct ossa_render_frame {
     ossa_render_skinning skinning; /* default OSSA_RENDER_SKINNING_CPU */
     int character_count;           /* 0..max_characters */
-    /* CPU skinning: character i's skinned stream (the mesh's skinned layout,
-     * as ossa_skinning_job writes it: vertex_count * stride bytes) starts at
-     * skinned_streams + i * skinned_stream_stride bytes. A stride of 0 means
-     * vertex_count * the mesh's skinned stride. */
+    /* CPU skinning: character i's skinned vertices (in the renderer's
+     * skinned_format, as ossa_skinning_job writes them:
+     * ossa_skin_output_bytes) start at skinned_streams + i *
+     * skinned_stream_stride bytes. A stride of 0 means those bytes exactly. */
     const void *skinned_streams;
     size_t skinned_stream_stride;
     /* CPU skinning, true: the streams were written straight into the
@@ -121,6 +132,13 @@ typedef struct ossa_render_frame {
      * the skinned vertices' bounds when the streams are already in world
      * space and the placements are identities. */
     ossa_float3 ground_min, ground_max;
+    /* Relief, optional: the ground as a height field - heights[r * columns
+     * + c] is the height at x = origin_x + c * cell, z = origin_z + r *
+     * cell (the layout of ossa_crowd_ground) - drawn shaded over the box
+     * it covers; NULL: the plane y = 0. At least 2 x 2 samples. */
+    const float *ground_heights;
+    int ground_columns, ground_rows;
+    float ground_origin_x, ground_origin_z, ground_cell;
 } ossa_render_frame;
 
 /* Where a frame's time went, measured by the renderer. */
@@ -142,18 +160,24 @@ ossa_result ossa_renderer_draw(ossa_renderer *renderer, const ossa_render_frame 
 /* CPU skinning without a copy (seed 002's end state): orphans the renderer's
  * dynamic vertex buffer, maps room for character_count skinned streams
  * (1..max_characters) and returns where they go: character i's at the
- * returned pointer + i * ossa_renderer_stream_bytes(renderer), 16-byte
- * aligned, in the mesh's skinned layout. Skin into it (ossa_skinning_job,
- * best with stream_output: drivers may map write-combined memory, which
- * wants whole lines written in order and never read), write every byte, then
+ * returned pointer + i * ossa_renderer_stream_bytes(renderer) (16-byte
+ * aligned; drivers map whole pages, so usually on a cache line), in the
+ * renderer's skinned_format. Skin into it (ossa_skinning_job, best with
+ * stream_output: drivers may map write-combined memory, which wants whole
+ * lines written in order and never read), write every character's vertices
+ * (the padding up to the next character's line may stay unwritten), then
  * draw a frame of at most that many characters with streams_mapped. Drawing
  * (or mapping again, or destroying) releases the mapping. NULL, with a
  * message in *error (may be NULL), for a bad count or a mapping the driver
  * refuses or misaligns. */
 void *ossa_renderer_map_streams(ossa_renderer *renderer, int character_count,
                                 ossa_error *error);
-/* Bytes of one character's skinned stream (vertex_count * skinned stride). */
+/* Bytes from one character's vertices to the next in the mapped buffer:
+ * ossa_skin_output_bytes(mesh, skinned_format) rounded up to a multiple of
+ * 64 (every character starts on a cache line). */
 size_t ossa_renderer_stream_bytes(const ossa_renderer *renderer);
+/* The renderer's skinned_format (float4 for NULL). */
+ossa_skin_format ossa_renderer_skinned_format(const ossa_renderer *renderer);
 /* Waits for the last drawn frame and returns its GPU time in ms (negative
  * when the driver has no timer queries). */
 double ossa_renderer_finish(ossa_renderer *renderer);

@@ -17,7 +17,12 @@ void ossai_crowd_footfalls(ossa_crowd *c, int batch, int first, int n, const flo
         const float contact = c->foot_contact[f];
         for (int l = 0; l < n; ++l) {
             const int s = first + l;
-            const float height = m[7 * w + l] - c->pos_y[s];
+            /* above the ground below the foot, when IK plants feet on one */
+            const float base = c->ik.ground.heights
+                                   ? ossa_crowd_ground_height(&c->ik.ground, m[3 * w + l],
+                                                              m[11 * w + l])
+                                   : c->pos_y[s];
+            const float height = m[7 * w + l] - base;
             float *prev = &c->foot_prev[(size_t)s * OSSA_CROWD_MAX_FEET + (size_t)f];
             const int hit = height < contact && *prev >= contact;
             const uint32_t index = c->entity[s];

@@ -35,6 +35,23 @@ typedef struct crowd_column {
 
 #define CROWD_MAX_COLUMNS 24
 
+/* IK (crowd_ik.c): the joints, resolved from the desc, and what the game
+ * set for this frame. */
+typedef struct crowd_ik {
+    bool legs, look;          /* the joints exist (the desc asked for IK) */
+    int leg[2][3];            /* thigh, calf, foot: left, right */
+    int pelvis, pelvis_parent; /* pelvis_parent: -1 for a root pelvis */
+    ossa_float3 knee_axis;
+    int look_count;
+    uint16_t chain[OSSA_IK_MAX_CHAIN];
+    float chain_weight[OSSA_IK_MAX_CHAIN];
+    bool chain_dropped[OSSA_IK_MAX_CHAIN]; /* below the pelvis */
+    ossa_float3 eye_offset, eye_forward, eye_up;
+    ossa_crowd_ground ground; /* heights NULL: feet IK off */
+    ossa_float3 look_target;
+    float look_weight;        /* 0: look-at off */
+} crowd_ik;
+
 struct ossa_crowd {
     /* description */
     int joint_count, clip_count, capacity, width;
@@ -90,7 +107,10 @@ struct ossa_crowd {
     ossa_mat34 *inverse_bind;
     ossa_mat34 *palette;
     const ossa_mesh *mesh;          /* what skinned characters wear, or NULL */
+    const ossa_skin_plan *skin_plan; /* the mesh's plan for packed output (crowd_skin.c) */
     ossa_crowd_skin_output skin_out; /* where their vertices go (vertices NULL: nowhere) */
+
+    crowd_ik ik;
 
     /* instrumentation */
     ossa_crowd_stage_hook stage_hook;
@@ -136,6 +156,14 @@ static inline void ossai_crowd_stage(const ossa_crowd *c, ossa_crowd_stage k)
 }
 /* Footfalls of batch `batch` (slots [first, first + n)) from its lane model. */
 void ossai_crowd_footfalls(ossa_crowd *c, int batch, int first, int n, const float *model);
+/* The IK desc's joints exist (OSSA_ERR_NOT_FOUND otherwise) and its values
+ * are valid; fills *ik when it is not NULL. No desc.ik: no IK. */
+ossa_result ossai_crowd_ik_resolve(const ossa_crowd_desc *d, crowd_ik *ik);
+/* IK on one batch's lane pose and lane model (after local->model, before
+ * pose out) when a ground or a look target is set: the model is then the
+ * corrected pose's, local->model having run again with the batch's roots. */
+ossa_result ossai_crowd_ik(const ossa_crowd *c, int first, int n, float *pose, int pose_floats,
+                           float *model, int model_floats, const ossa_mat34 *root);
 /* Skins the batch's skinned characters (slots [first, first + n) below the
  * skinned count) from their palettes into the skin output. */
 ossa_result ossai_crowd_skin_batch(const ossa_crowd *c, int first, int n);

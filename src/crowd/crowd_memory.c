@@ -98,7 +98,7 @@ static ossa_result check_desc(const ossa_crowd_desc *d)
             if (skin[k] >= joints)
                 return OSSA_ERR_BAD_INDEX;
     }
-    return OSSA_OK;
+    return ossai_crowd_ik_resolve(d, NULL);
 }
 
 /* 0 means capacity, when there is a skin. */
@@ -168,6 +168,8 @@ static ossa_crowd *layout(carver *k, const ossa_crowd_desc *d)
     x->skin_joint = carve(k, skins, sizeof *x->skin_joint);
     x->inverse_bind = carve(k, skins, sizeof *x->inverse_bind);
     x->palette = carve(k, (size_t)skinned_capacity(d) * skins, sizeof *x->palette);
+    /* the mesh's skin plan (packed output): built once, at init */
+    x->skin_plan = carve(k, d->mesh ? ossa_skin_plan_size(d->mesh) : 0, 1);
     return c;
 }
 
@@ -231,9 +233,16 @@ ossa_result ossa_crowd_init(ossa_crowd **out, void *memory, size_t bytes,
         c->generation[i] = 1;
         c->slot_of[i] = -1;
     }
+    ossai_crowd_ik_resolve(desc, &c->ik);
     c->skin_joint_count = skin_joint_count(desc);
     c->skinned_capacity = skinned_capacity(desc);
     c->mesh = desc->mesh;
+    if (desc->mesh) { /* layout carved the plan's memory at skin_plan */
+        void *plan_memory = (void *)(uintptr_t)c->skin_plan;
+        if (ossa_skin_plan_init(&c->skin_plan, plan_memory, ossa_skin_plan_size(desc->mesh),
+                                desc->mesh) != OSSA_OK)
+            c->skin_plan = NULL; /* not reached: the memory fits; packed output goes planless */
+    }
     if (c->skin_joint_count) {
         memcpy(c->skin_joint, skin_joints(desc), sizeof(uint16_t) * (size_t)c->skin_joint_count);
         memcpy(c->inverse_bind, inverse_binds(desc),

@@ -1,15 +1,10 @@
 /* crowd_skin.c - the crowd's skinned characters skinned inside their batch,
  * straight from their palettes (slot order: no slot -> entity -> slot trip)
- * into the caller's vertex buffer. */
+ * into the caller's vertex buffer, as float4 or packed vertices (packed with
+ * the mesh's skin plan, kept in the crowd's memory). */
 #include "crowd_internal.h"
 
 #include "ossa/skinning_job.h"
-
-/* The mesh's skinned stream in bytes: what one character writes. */
-static size_t mesh_bytes(const ossa_mesh *mesh)
-{
-    return (size_t)ossa_mesh_vertex_count(mesh) * (size_t)ossa_mesh_skinned_stride(mesh);
-}
 
 ossa_result ossa_crowd_set_skin_output(ossa_crowd *crowd, const ossa_crowd_skin_output *output)
 {
@@ -19,11 +14,12 @@ ossa_result ossa_crowd_set_skin_output(ossa_crowd *crowd, const ossa_crowd_skin_
         crowd->skin_out = *output;
         return OSSA_OK;
     }
-    if (!crowd->mesh)
+    const size_t alignment = ossa_skin_output_alignment(output->format);
+    if (!crowd->mesh || alignment == 0)
         return OSSA_ERR_BAD_ARGUMENT;
-    if ((uintptr_t)output->vertices % 16 != 0 || output->character_stride % 16 != 0)
+    if ((uintptr_t)output->vertices % alignment != 0 || output->character_stride % alignment != 0)
         return OSSA_ERR_MISALIGNED;
-    if (output->character_stride < mesh_bytes(crowd->mesh))
+    if (output->character_stride < ossa_skin_output_bytes(crowd->mesh, output->format))
         return OSSA_ERR_OUTPUT_TOO_SMALL;
     if ((unsigned)output->path >= OSSA_SIMD_PATH_COUNT)
         return OSSA_ERR_BAD_ARGUMENT;
@@ -42,7 +38,8 @@ ossa_result ossai_crowd_skin_output_fits(const ossa_crowd *c)
     if (skinned == 0)
         return OSSA_OK;
     /* the last character needs only its mesh bytes, not a whole stride */
-    const size_t need = (skinned - 1) * o->character_stride + mesh_bytes(c->mesh);
+    const size_t need =
+        (skinned - 1) * o->character_stride + ossa_skin_output_bytes(c->mesh, o->format);
     return o->vertices_bytes < need ? OSSA_ERR_OUTPUT_TOO_SMALL : OSSA_OK;
 }
 
@@ -54,11 +51,12 @@ ossa_result ossai_crowd_skin_batch(const ossa_crowd *c, int first, int n)
         return OSSA_OK;
     ossai_crowd_stage(c, OSSA_CROWD_STAGE_SKIN);
     const int count = skinned < n ? skinned : n;
-    const size_t vertices = mesh_bytes(c->mesh);
     ossa_skinning_job job = {0};
     job.mesh = c->mesh;
     job.palette_count = c->skin_joint_count;
-    job.output_bytes = vertices;
+    job.format = o->format;
+    job.plan = o->format == OSSA_SKIN_FORMAT_PACKED ? c->skin_plan : NULL;
+    job.output_bytes = ossa_skin_output_bytes(c->mesh, o->format);
     job.path = o->path;
     job.stream_output = o->stream_output;
     for (int s = first; s < first + count; ++s) {

@@ -155,7 +155,9 @@ static ossa_result update_batch(ossa_crowd *c, int batch, const scratch *s)
     l2m.path = c->path;
     l2m.model = s->model;
     l2m.model_count = s->model_floats;
-    if ((r = ossa_lane_local_to_model_job_run(&l2m)))
+    if ((r = ossa_lane_local_to_model_job_run(&l2m)) ||
+        (r = ossai_crowd_ik(c, first, n, s->pose, s->pose_floats, s->model, s->model_floats,
+                            s->root)))
         return r;
 
     ossai_crowd_stage(c, OSSA_CROWD_STAGE_POSE_OUT);

@@ -103,35 +103,101 @@ ossa_result ossa_blob_write_memory(const ossa_blob_contents *contents,
     return OSSA_OK;
 }
 
+/* What an existing path is, for a refusal; NULL for a regular file. */
+static const char *not_regular(mode_t mode)
+{
+    if (S_ISREG(mode))
+        return NULL;
+    if (S_ISLNK(mode))
+        return "a symbolic link";
+    if (S_ISDIR(mode))
+        return "a directory";
+    if (S_ISFIFO(mode))
+        return "a FIFO";
+    if (S_ISCHR(mode) || S_ISBLK(mode))
+        return "a device";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    return "not a regular file";
+}
+
+/* path must be absent or a regular file: a symlink is not followed (nor
+ * replaced), a FIFO, device, directory or socket is never written through
+ * or replaced. */
+static ossa_result check_destination(const char *path, ossa_error *error)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0) {
+        if (errno == ENOENT)
+            return OSSA_OK;
+        return ossa_error_set(error, OSSA_ERR_IO, -1, -1, "%s: %s", path, strerror(errno));
+    }
+    const char *what = not_regular(st.st_mode);
+    if (what)
+        return ossa_error_set(error, OSSA_ERR_IO, -1, -1,
+                              "%s: is %s; ossa writes only to a new or a regular file (give "
+                              "another path, or -o - for standard output)",
+                              path, what);
+    return OSSA_OK;
+}
+
+/* A new temporary file beside path (its name in *tmp, to free with
+ * ossa_free): the file the write goes to before its rename over path. */
+static ossa_result make_temporary(const char *path, char **tmp, int *fd, ossa_error *error)
+{
+    const size_t len = strlen(path);
+    *fd = -1;
+    *tmp = ossa_alloc(NULL, len + 16, 1);
+    if (!*tmp)
+        return ossa_error_set(error, OSSA_ERR_OUT_OF_MEMORY, -1, -1, "%s: out of memory", path);
+    memcpy(*tmp, path, len);
+    memcpy(*tmp + len, ".tmp-XXXXXX", 12);
+    *fd = mkstemp(*tmp);
+    if (*fd < 0) {
+        const int e = errno;
+        ossa_free(NULL, *tmp);
+        *tmp = NULL;
+        return ossa_error_set(error, OSSA_ERR_IO, -1, -1, "%s: cannot create a file there: %s",
+                              path, strerror(e));
+    }
+    return OSSA_OK;
+}
+
+ossa_result ossa_blob_output_check(const char *path, ossa_error *error)
+{
+    ossa_error_clear(error);
+    if (!path || !*path)
+        return ossa_error_set(error, OSSA_ERR_BAD_ARGUMENT, -1, -1, "blob: no output path");
+    ossa_result r = check_destination(path, error);
+    char *tmp = NULL;
+    int fd = -1;
+    if (r || (r = make_temporary(path, &tmp, &fd, error)))
+        return r;
+    close(fd);
+    unlink(tmp);
+    ossa_free(NULL, tmp);
+    return OSSA_OK;
+}
+
 ossa_result ossa_blob_write_file(const char *path, const ossa_blob_contents *contents,
                                  ossa_error *error)
 {
     ossa_error_clear(error);
     if (!path || !*path)
         return ossa_error_set(error, OSSA_ERR_BAD_ARGUMENT, -1, -1, "blob: no output path");
+    ossa_result r = check_destination(path, error);
+    if (r)
+        return r;
     void *data = NULL;
     size_t bytes = 0;
-    ossa_result r = ossa_blob_write_memory(contents, NULL, &data, &bytes, error);
-    if (r != OSSA_OK)
+    if ((r = ossa_blob_write_memory(contents, NULL, &data, &bytes, error)) != OSSA_OK)
         return r;
 
-    size_t len = strlen(path);
-    char *tmp = ossa_alloc(NULL, len + 16, 1);
-    int fd = -1, created = 0;
+    char *tmp = NULL;
+    int fd = -1;
     FILE *f = NULL;
-    if (!tmp) {
-        r = ossa_error_set(error, OSSA_ERR_OUT_OF_MEMORY, -1, -1, "%s: out of memory", path);
+    if ((r = make_temporary(path, &tmp, &fd, error)))
         goto fail;
-    }
-    memcpy(tmp, path, len);
-    memcpy(tmp + len, ".tmp-XXXXXX", 12);
-    fd = mkstemp(tmp);
-    created = fd >= 0;
-    if (fd < 0) {
-        r = ossa_error_set(error, OSSA_ERR_IO, -1, -1, "%s: cannot create a file there: %s",
-                           path, strerror(errno));
-        goto fail;
-    }
     f = fdopen(fd, "wb");
     if (!f) {
         r = ossa_error_set(error, OSSA_ERR_IO, -1, -1, "%s: %s", path, strerror(errno));
@@ -152,6 +218,11 @@ ossa_result ossa_blob_write_file(const char *path, const ossa_blob_contents *con
         goto fail;
     }
     f = NULL;
+    /* Checked again just before the rename, which replaces the directory
+     * entry itself (never what a link points to): what appeared at path
+     * while the blob was being written is refused as well. */
+    if ((r = check_destination(path, error)))
+        goto fail;
     if (rename(tmp, path) != 0) {
         r = ossa_error_set(error, OSSA_ERR_IO, -1, -1, "%s: cannot replace it: %s", path,
                            strerror(errno));
@@ -166,7 +237,7 @@ fail:
         fclose(f);
     if (fd >= 0)
         close(fd);
-    if (created)
+    if (tmp)
         unlink(tmp);
     ossa_free(NULL, tmp);
     ossa_free(NULL, data);

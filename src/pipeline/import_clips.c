@@ -86,6 +86,20 @@ bool ossai_node_track_varies(const ossai_node_track *t)
 DEFINE_CONVERT_KEYS(convert_vector_keys, aiVectorKey, ossa_raw_track3, ossa_float3, VECTOR)
 DEFINE_CONVERT_KEYS(convert_quat_keys, aiQuatKey, ossa_raw_track_quat, ossa_quat, QUATERNION)
 
+/* A clip's name: assimp's, but for Collada, whose animations assimp 5.2
+ * names after their first channel (a clip called after its camera), the
+ * file's <animation_clip> names when there is one per animation, else
+ * nothing: the clip then takes the file's name (import_tracks.c). */
+static const char *clip_name(const ossai_scene *sc, const struct aiAnimation *anim, unsigned a,
+                             unsigned count)
+{
+    if (sc->im->format != OSSA_SOURCE_COLLADA)
+        return anim->mName.data;
+    if (sc->dae.clip_name_count == (int)count)
+        return sc->dae.clip_names[a];
+    return "";
+}
+
 ossa_result ossai_clips_from_assimp(ossai_scene *sc)
 {
     const struct aiScene *scene = sc->ai;
@@ -100,7 +114,7 @@ ossa_result ossai_clips_from_assimp(ossai_scene *sc)
                                ? anim->mTicksPerSecond
                                : DEFAULT_TICKS_PER_SECOND;
         const unsigned channels = anim->mChannels ? anim->mNumChannels : 0;
-        clip->name = ossai_import_strdup(sc->im, anim->mName.data);
+        clip->name = ossai_import_strdup(sc->im, clip_name(sc, anim, a, count));
         clip->tracks = ossai_import_alloc(sc->im, (size_t)channels + 1, sizeof *clip->tracks);
         if (!clip->name || !clip->tracks)
             goto oom;

@@ -45,7 +45,7 @@ typedef struct ossai_gltf {
         const char *name;
         struct cJSON **items;
         int count;
-    } arrays[8];
+    } arrays[16];
     int array_count;
 } ossai_gltf;
 

@@ -59,6 +59,8 @@ typedef struct ossai_node {
     int owner;          /* FBX helper: the node it belongs to, else -1 */
     bool is_helper;     /* an FBX pivot helper folded into `owner` */
     bool is_camera;     /* a camera or light (never a joint by itself) */
+    bool is_null;       /* an FBX null (assimp's "IsNull" metadata) */
+    bool display_bone;  /* a bone of assimp's bone-display mesh only */
     bool has_mesh;
     bool is_bone;       /* some skinned mesh binds it */
     bool animated;      /* a clip changes its transform (or its helpers') */
@@ -83,6 +85,13 @@ typedef struct ossai_node_clip {
     int track_count;
 } ossai_node_clip;
 
+/* What the Collada preflight learns for the import: the file's own clip
+ * names (assimp 5.2 names a Collada animation after its first channel). */
+typedef struct ossai_dae_info {
+    const char **clip_names;
+    int clip_name_count;
+} ossai_dae_info;
+
 /* The state of one import, passed between the import_*.c files. */
 typedef struct ossai_scene {
     ossa_import *im;
@@ -91,6 +100,8 @@ typedef struct ossai_scene {
     double scale;
     bool no_tangents;
     bool all_nodes; /* ossa_import_options.all_nodes */
+    bool no_meshes; /* ossa_import_options.no_meshes */
+    ossai_dae_info dae; /* Collada only */
     ossai_node *nodes;
     int node_count;
     int *node_order; /* node indices sorted by (name, index) */
@@ -102,6 +113,11 @@ typedef struct ossai_scene {
 /* import_nodes.c: flattens the hierarchy, recognises FBX helpers, cameras,
  * lights and meshes. */
 ossa_result ossai_nodes_build(ossai_scene *sc);
+/* Whether mesh `mesh` is assimp's bone-display mesh (its SkeletonMeshBuilder
+ * gives a file with no mesh - a BVH, an animation-only Collada file - one
+ * skinned to every node, the root included): not the file's, so left out
+ * everywhere. */
+bool ossai_mesh_is_display(const struct aiScene *scene, unsigned mesh);
 /* Table index of the node with this name, or -1 (first match). */
 int ossai_node_find(const ossai_scene *sc, const char *name);
 

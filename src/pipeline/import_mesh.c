@@ -356,6 +356,8 @@ ossa_result ossai_meshes_extract(ossai_scene *sc, const bool *file_tangents)
     int count = 0;
     for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
         const struct aiMesh *mesh = scene->mMeshes[m];
+        if (ossai_mesh_is_display(scene, m))
+            continue;
         if (!mesh->mNormals || mesh->mNumVertices == 0) {
             if (!ossai_import_warn(im, "mesh '%s' has no triangles with normals: left out",
                                    mesh->mName.data))

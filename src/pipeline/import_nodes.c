@@ -1,6 +1,7 @@
 /* import_nodes.c - assimp's node hierarchy flattened into a table
  * (depth-first, parents first), with FBX pivot helpers tied to the node they
  * belong to, and cameras, lights and mesh holders recognised. */
+#include <assimp/material.h>
 #include <assimp/scene.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,38 @@ typedef struct pending {
     const struct aiNode *node;
     int parent;
 } pending;
+
+bool ossai_mesh_is_display(const struct aiScene *scene, unsigned mesh)
+{
+    const struct aiMesh *m = scene->mMeshes[mesh];
+    if (!m || m->mMaterialIndex >= scene->mNumMaterials || !scene->mMaterials)
+        return false;
+    struct aiString name;
+    return aiGetMaterialString(scene->mMaterials[m->mMaterialIndex], AI_MATKEY_NAME, &name) ==
+               aiReturn_SUCCESS &&
+           strcmp(name.data, "SkeletonMaterial") == 0;
+}
+
+/* assimp's FBX reader records whether a model is a null as node metadata. */
+static bool is_fbx_null(const struct aiNode *node)
+{
+    const struct aiMetadata *meta = node->mMetaData;
+    for (unsigned i = 0; meta && meta->mKeys && meta->mValues && i < meta->mNumProperties; ++i)
+        if (strcmp(meta->mKeys[i].data, "IsNull") == 0 && meta->mValues[i].mType == AI_BOOL &&
+            meta->mValues[i].mData)
+            return *(const bool *)meta->mValues[i].mData;
+    return false;
+}
+
+/* Meshes of a node, assimp's bone-display meshes not counted. */
+static unsigned file_meshes(const struct aiScene *scene, const struct aiNode *node)
+{
+    unsigned count = 0;
+    for (unsigned k = 0; k < node->mNumMeshes; ++k)
+        count += node->mMeshes[k] < scene->mNumMeshes &&
+                 !ossai_mesh_is_display(scene, node->mMeshes[k]);
+    return count;
+}
 
 static int compare_by_name(const void *a, const void *b, const ossai_node *nodes)
 {
@@ -121,7 +154,8 @@ ossa_result ossai_nodes_build(ossai_scene *sc)
         n->owner = -1;
         n->joint = -1;
         n->is_helper = strstr(n->name, OSSAI_FBX_HELPER_TAG) != NULL;
-        n->has_mesh = p.node->mNumMeshes > 0;
+        n->has_mesh = file_meshes(scene, p.node) > 0;
+        n->is_null = is_fbx_null(p.node);
         n->local = ossai_dmat_from_ai(&p.node->mTransformation);
         if (!ossai_dmat_is_finite(&n->local))
             return ossa_error_set(sc->error, OSSA_ERR_BAD_VALUE, count, -1,

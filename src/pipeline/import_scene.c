@@ -12,10 +12,12 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <stdint.h>
 #include <sys/stat.h>
 
 #include "import_gltf.h"
 #include "import_internal.h"
+#include "import_preflight.h"
 
 /* What assimp does for us: triangles only, normals where the file has
  * none (smooth, which keeps indexed vertices as they are), and its own
@@ -91,6 +93,64 @@ static bool looks_like_gltf(const char *path)
     return got == 4 && memcmp(magic, "glTF", 4) == 0;
 }
 
+/* The formats with a preflight of their own besides glTF: the FBX and
+ * Collada readers, which assimp picks by the name's extension, else by
+ * content (FBX's binary magic, a <COLLADA element near the start). */
+typedef enum checked_format { CHECK_NONE, CHECK_FBX, CHECK_DAE } checked_format;
+
+static checked_format format_to_check(const char *path, const unsigned char *head, size_t n)
+{
+    if (has_extension(path, "fbx") || (n >= 20 && memcmp(head, "Kaydara FBX Binary  ", 20) == 0))
+        return CHECK_FBX;
+    if (has_extension(path, "dae"))
+        return CHECK_DAE;
+    for (size_t i = 0; i + 8 <= n; ++i)
+        if (strncasecmp((const char *)head + i, "<collada", 8) == 0)
+            return CHECK_DAE;
+    return CHECK_NONE;
+}
+
+/* Reads the file whole and runs the FBX or Collada preflight on it. */
+static ossa_result preflight_other(ossa_import *im, const char *path, ossai_dae_info *dae,
+                                   ossa_error *error)
+{
+    unsigned char head[1024];
+    FILE *f = fopen(path, "rb");
+    const size_t n = f ? fread(head, 1, sizeof head, f) : 0;
+    const checked_format format = format_to_check(path, head, n);
+    if (!f || format == CHECK_NONE) {
+        if (f)
+            fclose(f);
+        return OSSA_OK;
+    }
+    struct stat st;
+    ossa_result r = OSSA_OK;
+    unsigned char *data = NULL;
+    if (fstat(fileno(f), &st) != 0 || (uint64_t)st.st_size >= SIZE_MAX) {
+        r = ossa_error_set(error, OSSA_ERR_IO, -1, -1, "%s: cannot read it", path);
+        goto done;
+    }
+    const size_t bytes = (size_t)st.st_size;
+    data = ossa_alloc(&im->allocator_, bytes + 1, 16);
+    if (!data) {
+        r = ossa_error_set(error, OSSA_ERR_OUT_OF_MEMORY, -1, -1,
+                           "%s: out of memory for %zu bytes", path, bytes);
+        goto done;
+    }
+    rewind(f);
+    if (fread(data, 1, bytes, f) != bytes) {
+        r = ossa_error_set(error, OSSA_ERR_IO, -1, -1, "%s: cannot read it", path);
+        goto done;
+    }
+    data[bytes] = 0;
+    r = format == CHECK_FBX ? ossai_fbx_preflight(im, path, data, bytes, error)
+                            : ossai_dae_preflight(im, path, data, bytes, dae, error);
+done:
+    fclose(f);
+    ossa_free(&im->allocator_, data);
+    return r;
+}
+
 static ossa_result assimp_error(const char *path, ossa_error *error)
 {
     const char *text = aiGetErrorString();
@@ -115,8 +175,11 @@ static ossa_result run(ossai_scene *sc, const ossa_import_options *options)
     r = im->format == OSSA_SOURCE_GLTF ? ossai_clips_from_gltf(sc) : ossai_clips_from_assimp(sc);
     if (r || (r = ossai_skeleton_select(sc)) || (r = ossai_clips_finish(sc)))
         return r;
-    if (options->no_meshes)
+    if (options->no_meshes) {
+        for (unsigned m = 0; m < sc->ai->mNumMeshes; ++m)
+            im->skipped_meshes += !ossai_mesh_is_display(sc->ai, m);
         return OSSA_OK;
+    }
     /* Which meshes bring their own tangents, before assimp computes the rest. */
     const unsigned mesh_count = sc->ai->mNumMeshes;
     bool *file_tangents = ossai_import_alloc(im, (size_t)mesh_count + 1, sizeof(bool));
@@ -156,7 +219,10 @@ ossa_result ossa_import_file(const char *path, const ossa_import_options *option
     ossa_result r = check_file(path, error);
     if (r)
         return r;
-    if (looks_like_gltf(path) && (r = ossai_gltf_preflight(out, path, error)))
+    ossai_dae_info dae;
+    memset(&dae, 0, sizeof dae);
+    if (looks_like_gltf(path) ? (r = ossai_gltf_preflight(out, path, error)) != OSSA_OK
+                              : (r = preflight_other(out, path, &dae, error)) != OSSA_OK)
         goto fail;
     out->path = ossai_import_strdup(out, path);
     if (!out->path) {
@@ -184,6 +250,8 @@ ossa_result ossa_import_file(const char *path, const ossa_import_options *option
     sc.scale = options->scale > 0.0f ? (double)options->scale : 1.0;
     sc.no_tangents = options->no_tangents;
     sc.all_nodes = options->all_nodes;
+    sc.no_meshes = options->no_meshes;
+    sc.dae = dae;
     sc.error = error;
     r = run(&sc, options);
     if (sc.ai)

@@ -25,9 +25,17 @@ static ossa_result mark_bones(ossai_scene *sc)
     const struct aiScene *scene = sc->ai;
     for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
         const struct aiMesh *mesh = scene->mMeshes[m];
+        const bool display = ossai_mesh_is_display(scene, m);
         for (unsigned b = 0; b < mesh->mNumBones; ++b) {
             const struct aiBone *bone = mesh->mBones[b];
             const int node = ossai_node_find(sc, bone->mName.data);
+            if (display) { /* a node of a skeleton-only file: see ossai_skeleton_select */
+                if (node >= 0)
+                    sc->nodes[target_of(sc, node)].display_bone = true;
+                continue;
+            }
+            if (node < 0 && sc->no_meshes) /* the skin is not read */
+                continue;
             if (node < 0)
                 return ossa_error_set(sc->error, OSSA_ERR_NOT_FOUND, (int)b, -1,
                                       "%s: mesh '%s': bone '%s' is not a node of the file",
@@ -63,8 +71,24 @@ ossa_result ossai_skeleton_select(ossai_scene *sc)
         return r;
     mark_animated(sc);
     ossai_node *nodes = sc->nodes;
+    /* Whether a node with a mesh of the file lies below each node: the
+     * table lists children after their parents. */
+    bool *mesh_below = ossai_import_alloc(sc->im, (size_t)sc->node_count + 1, sizeof(bool));
+    if (!mesh_below)
+        goto oom;
+    for (int i = sc->node_count - 1; i >= 0; --i) {
+        mesh_below[i] |= nodes[i].has_mesh;
+        if (nodes[i].parent >= 0)
+            mesh_below[nodes[i].parent] |= mesh_below[i];
+    }
     for (int i = 0; i < sc->node_count; ++i) {
-        const bool seed = nodes[i].is_bone || (nodes[i].animated && !nodes[i].is_camera);
+        /* Cameras, lights and FBX nulls are joints only when a skin binds
+         * them, a mesh hangs below them, or all_nodes asks; the nodes of
+         * a skeleton-only file (BVH; assimp's display mesh binds them) are
+         * joints, the scene root aside (its rule is below). */
+        const ossai_node *n = &nodes[i];
+        const bool other_kind = (n->is_camera || n->is_null) && !sc->all_nodes && !mesh_below[i];
+        const bool seed = n->is_bone || ((n->animated || (n->display_bone && i > 0)) && !other_kind);
         if (!seed || nodes[i].is_helper)
             continue;
         for (int p = i; p >= 0 && !nodes[p].selected; p = nodes[p].parent)

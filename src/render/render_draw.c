@@ -43,6 +43,17 @@ static ossa_result check_frame(const ossa_renderer *r, const ossa_render_frame *
         return ossa_error_set(error, OSSA_ERR_BAD_VALUE, -1, -1,
                               "render frame: camera needs eye != target, fov in (0, pi) and "
                               "0 < z_near < z_far, all finite");
+    if (f->ground_heights &&
+        (f->ground_columns < 2 || f->ground_rows < 2 || f->ground_columns > 16384 ||
+         f->ground_rows > 16384))
+        return ossa_error_set(error, OSSA_ERR_BAD_ARGUMENT, -1, -1,
+                              "render frame: a relief of %d x %d samples (2..16384 each)",
+                              f->ground_columns, f->ground_rows);
+    if (f->ground_heights && (!(f->ground_cell > 0) || !isfinite(f->ground_cell) ||
+                              !isfinite(f->ground_origin_x) || !isfinite(f->ground_origin_z)))
+        return ossa_error_set(error, OSSA_ERR_BAD_VALUE, -1, -1,
+                              "render frame: the relief needs a finite origin and a cell size "
+                              "> 0");
     if (f->character_count == 0)
         return OSSA_OK;
     if (f->skinning == OSSA_RENDER_SKINNING_CPU && f->streams_mapped) {
@@ -87,6 +98,10 @@ static void collect_query(ossa_renderer *r, int k, bool wait)
     r->query_pending[k] = false;
 }
 
+/* Drawn cells per side of a height field at most: a denser one is drawn
+ * every step-th sample. */
+#define RELIEF_MAX_CELLS 256
+
 static void draw_ground(const ossa_renderer *r, const ossa_render_frame *f, const float *vp)
 {
     ossa_float3 lo = f->ground_min, hi = f->ground_max;
@@ -101,10 +116,32 @@ static void draw_ground(const ossa_renderer *r, const ossa_render_frame *f, cons
     glUniform4f(p->ground, cx, cz, 2.5f * half + 3.0f * r->mesh_radius, r->ground_cell);
     glUniform3fv(p->background, 1, background);
     glBindVertexArray(r->vao_ground);
-    /* Pushed back a little: soles resting at y = 0 stay in front. */
+    /* Pushed back a little: soles resting on the ground stay in front. */
     glEnable(GL_POLYGON_OFFSET_FILL);
     glPolygonOffset(1.0f, 1.0f);
-    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    if (f->ground_heights) {
+        const int cols = f->ground_columns, rows = f->ground_rows;
+        const int big = cols > rows ? cols : rows;
+        const int step = (big - 1 + RELIEF_MAX_CELLS - 1) / RELIEF_MAX_CELLS;
+        const int drawn_cols = (cols - 1 + step - 1) / step + 1;
+        const int drawn_rows = (rows - 1 + step - 1) / step + 1;
+        glActiveTexture(GL_TEXTURE1);
+        glBindTexture(GL_TEXTURE_2D, r->relief_texture);
+        glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, cols, rows, 0, GL_RED, GL_FLOAT,
+                     f->ground_heights);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+        glUniform1i(p->heights, 1);
+        glUniform4f(p->relief, f->ground_origin_x, f->ground_origin_z, f->ground_cell,
+                    (float)step);
+        glUniform2i(p->relief_size, drawn_cols, drawn_rows);
+        glDrawArrays(GL_TRIANGLES, 0, 6 * (drawn_cols - 1) * (drawn_rows - 1));
+        glActiveTexture(GL_TEXTURE0);
+    } else {
+        glUniform4f(p->relief, 0.0f, 0.0f, 0.0f, 0.0f);
+        glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    }
     glDisable(GL_POLYGON_OFFSET_FILL);
 }
 
@@ -144,8 +181,8 @@ void *ossa_renderer_map_streams(ossa_renderer *r, int character_count, ossa_erro
     }
     ossai_render_unmap_streams(r);
     glBindBuffer(GL_ARRAY_BUFFER, r->dynamic_stream);
-    void *to = map_whole(GL_ARRAY_BUFFER, r->stream_bytes * (size_t)r->max_characters,
-                         r->stream_bytes * (size_t)character_count);
+    void *to = map_whole(GL_ARRAY_BUFFER, r->stream_stride * (size_t)r->max_characters,
+                         r->stream_stride * (size_t)character_count);
     if (to && (uintptr_t)to % 16 != 0) {
         glUnmapBuffer(GL_ARRAY_BUFFER);
         ossa_error_set(error, OSSA_ERR_MISALIGNED, -1, -1,
@@ -165,7 +202,37 @@ void *ossa_renderer_map_streams(ossa_renderer *r, int character_count, ossa_erro
 
 size_t ossa_renderer_stream_bytes(const ossa_renderer *r)
 {
-    return r ? r->stream_bytes : 0;
+    return r ? r->stream_stride : 0;
+}
+
+ossa_skin_format ossa_renderer_skinned_format(const ossa_renderer *r)
+{
+    return r ? r->format : OSSA_SKIN_FORMAT_FLOAT4;
+}
+
+/* Points the CPU-skinned attributes at character i's vertices in the dynamic
+ * buffer: float4 as four floats each; packed as three floats and
+ * 10:10:10:2 signed normalised words (skinning_job.h). */
+static void point_attributes(const ossa_renderer *r, int i)
+{
+    const uintptr_t base = (uintptr_t)i * r->stream_stride;
+    const GLsizei stride = r->vertex_bytes;
+    if (r->format == OSSA_SKIN_FORMAT_PACKED) {
+        glVertexAttribPointer(OSSAI_ATTR_POSITION, 3, GL_FLOAT, GL_FALSE, stride,
+                              (const void *)base);
+        glVertexAttribPointer(OSSAI_ATTR_NORMAL, 4, GL_INT_2_10_10_10_REV, GL_TRUE, stride,
+                              (const void *)(base + 12));
+        if (r->tangents)
+            glVertexAttribPointer(OSSAI_ATTR_TANGENT, 4, GL_INT_2_10_10_10_REV, GL_TRUE, stride,
+                                  (const void *)(base + 16));
+        return;
+    }
+    glVertexAttribPointer(OSSAI_ATTR_POSITION, 4, GL_FLOAT, GL_FALSE, stride, (const void *)base);
+    glVertexAttribPointer(OSSAI_ATTR_NORMAL, 4, GL_FLOAT, GL_FALSE, stride,
+                          (const void *)(base + 16));
+    if (r->tangents)
+        glVertexAttribPointer(OSSAI_ATTR_TANGENT, 4, GL_FLOAT, GL_FALSE, stride,
+                              (const void *)(base + 32));
 }
 
 /* Releases a mapping a frame does not use (nothing is drawn from it). */
@@ -186,16 +253,19 @@ static bool draw_cpu_skinned(ossa_renderer *r, const ossa_render_frame *f, const
     const double t0 = ossai_render_now_ms();
     glBindVertexArray(r->vao_cpu);
     glBindBuffer(GL_ARRAY_BUFFER, r->dynamic_stream);
-    const size_t bytes = r->stream_bytes * (size_t)n;
+    const size_t bytes = r->stream_stride * (size_t)n;
     if (!f->streams_mapped) {
         uint8_t *to =
-            map_whole(GL_ARRAY_BUFFER, r->stream_bytes * (size_t)r->max_characters, bytes);
+            map_whole(GL_ARRAY_BUFFER, r->stream_stride * (size_t)r->max_characters, bytes);
         if (!to)
             return false;
         const uint8_t *from = f->skinned_streams;
-        for (int i = 0; i < n; ++i)
-            memcpy(to + (size_t)i * r->stream_bytes, from + (size_t)i * from_stride,
+        for (int i = 0; i < n; ++i) { /* whole strides, front to back */
+            memcpy(to + (size_t)i * r->stream_stride, from + (size_t)i * from_stride,
                    r->stream_bytes);
+            memset(to + (size_t)i * r->stream_stride + r->stream_bytes, 0,
+                   r->stream_stride - r->stream_bytes);
+        }
     }
     r->mapped_count = 0;
     const bool ok = glUnmapBuffer(GL_ARRAY_BUFFER) == GL_TRUE;
@@ -203,11 +273,7 @@ static bool draw_cpu_skinned(ossa_renderer *r, const ossa_render_frame *f, const
     const ossai_program *p = &r->programs[OSSAI_PROGRAM_CPU_SKINNED];
     begin_characters(p, f, vp);
     for (int i = 0; i < n; ++i) {
-        const size_t base = (size_t)i * r->stream_bytes;
-        glVertexAttribPointer(OSSAI_ATTR_POSITION, 4, GL_FLOAT, GL_FALSE, r->stride,
-                              (const void *)(uintptr_t)base);
-        glVertexAttribPointer(OSSAI_ATTR_NORMAL, 4, GL_FLOAT, GL_FALSE, r->stride,
-                              (const void *)(uintptr_t)(base + 16));
+        point_attributes(r, i);
         set_character_uniforms(p, f, i);
         glDrawElements(GL_TRIANGLES, r->index_count, r->index_type, NULL);
     }

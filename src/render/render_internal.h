@@ -15,27 +15,36 @@ typedef enum ossai_program_kind {
     OSSAI_PROGRAM_COUNT
 } ossai_program_kind;
 
-/* Vertex attribute locations shared by the character programs. */
+/* Vertex attribute locations shared by the character programs. The tangent
+ * (CPU skinning of a mesh with tangents) is bound for shaders that use it;
+ * the renderer's own shading does not. */
 enum {
     OSSAI_ATTR_POSITION = 0,
     OSSAI_ATTR_NORMAL = 1,
     OSSAI_ATTR_UV = 2,
     OSSAI_ATTR_COLOR = 3,
     OSSAI_ATTR_JOINTS = 4,
-    OSSAI_ATTR_WEIGHTS = 5
+    OSSAI_ATTR_WEIGHTS = 5,
+    OSSAI_ATTR_TANGENT = 6
 };
 
 /* A program and its uniforms (-1 for those it lacks). */
 typedef struct ossai_program {
     GLuint id;
     GLint view_proj, model, tint, eye, palette, palette_base, ground, background;
+    GLint relief, relief_size, heights; /* the ground program's height field */
 } ossai_program;
 
 /* The renderer (renderer.c creates it, render_draw.c draws with it). */
 struct ossa_renderer {
     int vertex_count, index_count, skin_joints, max_characters;
-    int stride;          /* bytes per skinned vertex: 32 or 48 */
-    size_t stream_bytes; /* one character's skinned stream */
+    int bind_stride;     /* bytes per vertex of the mesh's bind stream: 32 or 48 */
+    bool tangents;       /* the mesh has them */
+    ossa_skin_format format; /* CPU skinning's vertex layout */
+    int vertex_bytes;    /* bytes per skinned vertex in it: 32 / 48, 16 / 20 */
+    size_t stream_bytes; /* one character's skinned vertices */
+    size_t stream_stride; /* from one character's to the next in the dynamic
+                           * buffer: stream_bytes up to a whole cache line */
     GLenum index_type;
     ossai_program programs[OSSAI_PROGRAM_COUNT];
     GLuint vao_cpu, vao_gpu, vao_ground;
@@ -45,6 +54,7 @@ struct ossa_renderer {
      * characters (0: not mapped) */
     int mapped_count;
     GLuint palette_buffer, palette_texture;
+    GLuint relief_texture; /* the ground's heights (GL_R32F), when a frame has them */
     int palette_batch; /* characters whose palettes fit the texture buffer at once */
     float ground_cell; /* ground tile size in model units */
     float mesh_radius;

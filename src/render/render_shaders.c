@@ -76,21 +76,53 @@ static const char character_fs[] =
     "    o_color = vec4(pow(c, vec3(1.0 / 2.2)), 1.0);\n"
     "}\n";
 
-/* A square from gl_VertexID: centre (x, z) = u_ground.xy, half size u_ground.z. */
+/* Without relief (u_relief.w = 0): a square from gl_VertexID, centre
+ * (x, z) = u_ground.xy, half size u_ground.z. With relief: two triangles per
+ * cell of a grid of u_relief_size samples taken every u_relief.w-th sample
+ * of the height texture, origin u_relief.xy, sample spacing u_relief.z; the
+ * normal from the neighbouring samples. */
 static const char ground_vs[] =
     "uniform mat4 u_view_proj;\n"
     "uniform vec4 u_ground;\n"
+    "uniform vec4 u_relief;\n"
+    "uniform ivec2 u_relief_size;\n"
+    "uniform sampler2D u_heights;\n"
     "out vec3 v_world;\n"
+    "out vec3 v_normal;\n"
+    "float height_at(ivec2 s) {\n"
+    "    ivec2 last = textureSize(u_heights, 0) - 1;\n"
+    "    return texelFetch(u_heights, clamp(s, ivec2(0), last), 0).r;\n"
+    "}\n"
     "void main() {\n"
-    "    vec2 c = vec2(float(gl_VertexID & 1), float(gl_VertexID >> 1)) * 2.0 - 1.0;\n"
-    "    v_world = vec3(u_ground.x + c.x * u_ground.z, 0.0, u_ground.y + c.y * u_ground.z);\n"
+    "    if (u_relief.w < 0.5) {\n"
+    "        vec2 c = vec2(float(gl_VertexID & 1), float(gl_VertexID >> 1)) * 2.0 - 1.0;\n"
+    "        v_world = vec3(u_ground.x + c.x * u_ground.z, 0.0, u_ground.y + c.y * u_ground.z);\n"
+    "        v_normal = vec3(0.0, 1.0, 0.0);\n"
+    "    } else {\n"
+    "        int step = int(u_relief.w);\n"
+    "        int quad = gl_VertexID / 6, corner = gl_VertexID - 6 * quad;\n"
+    "        int dx = (corner == 1 || corner == 4 || corner == 5) ? 1 : 0;\n"
+    "        int dz = (corner == 2 || corner == 3 || corner == 5) ? 1 : 0;\n"
+    "        int cells = u_relief_size.x - 1;\n"
+    "        ivec2 s = ivec2(quad % cells + dx, quad / cells + dz) * step;\n"
+    "        ivec2 last = textureSize(u_heights, 0) - 1;\n"
+    "        s = min(s, last);\n"
+    "        float spacing = u_relief.z;\n"
+    "        v_world = vec3(u_relief.x + float(s.x) * spacing, height_at(s),\n"
+    "                       u_relief.y + float(s.y) * spacing);\n"
+    "        float hx = height_at(s + ivec2(1, 0)) - height_at(s - ivec2(1, 0));\n"
+    "        float hz = height_at(s + ivec2(0, 1)) - height_at(s - ivec2(0, 1));\n"
+    "        v_normal = normalize(vec3(-hx, 2.0 * spacing, -hz));\n"
+    "    }\n"
     "    gl_Position = u_view_proj * vec4(v_world, 1.0);\n"
     "}\n";
 
-/* Checked tiles of u_ground.w units with anti-aliased lines, fading into the
- * background toward the edge. */
+/* Checked tiles of u_ground.w units with anti-aliased lines, lit by the key
+ * light relative to a flat ground (so the plane looks as it always did),
+ * fading into the background toward the edge. */
 static const char ground_fs[] =
     "in vec3 v_world;\n"
+    "in vec3 v_normal;\n"
     "uniform vec4 u_ground;\n"
     "uniform vec3 u_background;\n"
     "out vec4 o_color;\n"
@@ -101,6 +133,8 @@ static const char ground_fs[] =
     "    float check = mod(floor(p.x) + floor(p.y), 2.0);\n"
     "    vec3 c = mix(vec3(0.30, 0.31, 0.30), vec3(0.36, 0.37, 0.355), check);\n"
     "    c = mix(c, vec3(0.20, 0.21, 0.20), 0.6 * line);\n"
+    "    vec3 l = normalize(vec3(0.7, 0.6, -0.5));\n"
+    "    c *= (0.3 + 0.7 * max(dot(normalize(v_normal), l), 0.0)) / (0.3 + 0.7 * l.y);\n"
     "    float d = length(v_world.xz - u_ground.xy) / u_ground.z;\n"
     "    vec3 shown = pow(c, vec3(1.0 / 2.2));\n"
     "    o_color = vec4(mix(shown, u_background, smoothstep(0.45, 1.0, d)), 1.0);\n"

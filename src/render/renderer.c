@@ -30,6 +30,9 @@ static ossai_program make_program(ossai_program_kind kind, ossa_error *error)
     p.palette_base = glGetUniformLocation(p.id, "u_palette_base");
     p.ground = glGetUniformLocation(p.id, "u_ground");
     p.background = glGetUniformLocation(p.id, "u_background");
+    p.relief = glGetUniformLocation(p.id, "u_relief");
+    p.relief_size = glGetUniformLocation(p.id, "u_relief_size");
+    p.heights = glGetUniformLocation(p.id, "u_heights");
     return p;
 }
 
@@ -101,12 +104,14 @@ static ossa_result setup_gpu_skinning(ossa_renderer *r, const ossa_mesh *mesh,
 {
     glBindVertexArray(r->vao_gpu);
     glBindBuffer(GL_ARRAY_BUFFER, r->bind_stream);
-    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)r->stream_bytes, ossa_mesh_bind_stream(mesh),
-                 GL_STATIC_DRAW);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)r->vertex_count * (size_t)r->bind_stride),
+                 ossa_mesh_bind_stream(mesh), GL_STATIC_DRAW);
     glEnableVertexAttribArray(OSSAI_ATTR_POSITION);
-    glVertexAttribPointer(OSSAI_ATTR_POSITION, 4, GL_FLOAT, GL_FALSE, r->stride, (const void *)0);
+    glVertexAttribPointer(OSSAI_ATTR_POSITION, 4, GL_FLOAT, GL_FALSE, r->bind_stride,
+                          (const void *)0);
     glEnableVertexAttribArray(OSSAI_ATTR_NORMAL);
-    glVertexAttribPointer(OSSAI_ATTR_NORMAL, 4, GL_FLOAT, GL_FALSE, r->stride, (const void *)16);
+    glVertexAttribPointer(OSSAI_ATTR_NORMAL, 4, GL_FLOAT, GL_FALSE, r->bind_stride,
+                          (const void *)16);
     gpu_influence *inf = calloc((size_t)r->vertex_count, sizeof *inf);
     if (!inf)
         return ossa_error_set(error, OSSA_ERR_OUT_OF_MEMORY, -1, -1, "renderer: out of memory");
@@ -150,10 +155,12 @@ static void setup_cpu_skinning(ossa_renderer *r)
 {
     glBindVertexArray(r->vao_cpu);
     glBindBuffer(GL_ARRAY_BUFFER, r->dynamic_stream);
-    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(r->stream_bytes * (size_t)r->max_characters), NULL,
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(r->stream_stride * (size_t)r->max_characters), NULL,
                  GL_STREAM_DRAW);
     glEnableVertexAttribArray(OSSAI_ATTR_POSITION);
     glEnableVertexAttribArray(OSSAI_ATTR_NORMAL);
+    if (r->tangents)
+        glEnableVertexAttribArray(OSSAI_ATTR_TANGENT);
 }
 
 static ossa_result create_fail(ossa_renderer *r, ossa_error *error, ossa_result code,
@@ -187,14 +194,20 @@ ossa_result ossa_renderer_create(const ossa_renderer_desc *desc, ossa_renderer *
     r->vertex_count = ossa_mesh_vertex_count(mesh);
     r->index_count = 3 * ossa_mesh_triangle_count(mesh);
     r->skin_joints = ossa_mesh_skin_joint_count(mesh);
-    r->stride = ossa_mesh_skinned_stride(mesh);
-    r->stream_bytes = (size_t)r->vertex_count * (size_t)r->stride;
+    r->bind_stride = ossa_mesh_skinned_stride(mesh);
+    r->tangents = ossa_mesh_has_tangents(mesh);
+    r->format = desc->skinned_format;
+    r->vertex_bytes = (int)ossa_skin_vertex_bytes(mesh, desc->skinned_format);
+    r->stream_bytes = (size_t)r->vertex_count * (size_t)r->vertex_bytes;
+    r->stream_stride = (r->stream_bytes + 63) / 64 * 64;
     r->max_characters = desc->max_characters > 0 ? desc->max_characters : 1;
     r->gpu_ms = -1.0;
+    if (r->vertex_bytes == 0)
+        return create_fail(r, error, OSSA_ERR_BAD_ARGUMENT, "unknown skinned_format");
     if (r->stream_bytes == 0 || r->index_count == 0 || r->skin_joints < 1)
         return create_fail(r, error, OSSA_ERR_BAD_ARGUMENT, "the mesh has no vertices, "
                                                             "triangles or skin joints");
-    if ((size_t)r->max_characters > (size_t)INT32_MAX / r->stream_bytes / 2)
+    if ((size_t)r->max_characters > (size_t)INT32_MAX / r->stream_stride / 2)
         return create_fail(r, error, OSSA_ERR_BAD_ARGUMENT,
                            "max_characters skinned streams would pass 1 GiB of vertex buffer");
     for (int k = 0; k < OSSAI_PROGRAM_COUNT; ++k) {
@@ -210,6 +223,7 @@ ossa_result ossa_renderer_create(const ossa_renderer_desc *desc, ossa_renderer *
     for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; ++i)
         glGenBuffers(1, buffers[i]);
     glGenTextures(1, &r->palette_texture);
+    glGenTextures(1, &r->relief_texture);
     glGenQueries(4, &r->queries[0][0]);
     if (!upload_indices(r, mesh))
         return create_fail(r, error, OSSA_ERR_OUT_OF_MEMORY, "out of memory");
@@ -251,6 +265,7 @@ void ossa_renderer_destroy(ossa_renderer *r)
                                r->influences, r->dynamic_stream, r->palette_buffer};
     glDeleteBuffers(6, buffers);
     glDeleteTextures(1, &r->palette_texture);
+    glDeleteTextures(1, &r->relief_texture);
     glDeleteQueries(4, &r->queries[0][0]);
     free(r);
 }

@@ -12,13 +12,16 @@
 void build_report_written(const char *path, const ossa_skeleton *skeleton,
                           const ossa_import *base)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f = strcmp(path, "-") == 0 ? NULL : fopen(path, "rb");
     long bytes = -1;
     if (f && fseek(f, 0, SEEK_END) == 0)
         bytes = ftell(f);
     if (f)
         fclose(f);
-    printf("wrote %s (%ld bytes)\n", path, bytes);
+    if (strcmp(path, "-") == 0)
+        printf("wrote the blob to standard output\n");
+    else
+        printf("wrote %s (%ld bytes)\n", path, bytes);
     const uint16_t *parents = ossa_skeleton_parents(skeleton);
     int roots = 0;
     for (int j = 0; j < ossa_skeleton_joint_count(skeleton); ++j)

@@ -1,18 +1,19 @@
 /* cmd_build.c - `ossa build`: source files (or the default character) -> a
- * .ossa blob. The first input gives the skeleton; every input may bring
- * clips (matched to the skeleton's joints by name) and meshes (whose bones
- * must be joints of that skeleton). Everything is built before the blob is
+ * .ossa blob. The first input gives the skeleton and the meshes (whose bones
+ * must be joints of that skeleton); every input may bring clips (matched to
+ * the skeleton's joints by name). Everything is built before the blob is
  * written, so a failure leaves no file. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "build_output.h"
 #include "build_report.h"
 #include "cli.h"
 #include "commands.h"
+#include "import_child.h"
 #include "ossa/pipeline.h"
 
 static void help(FILE *to)
@@ -22,11 +23,17 @@ static void help(FILE *to)
             "       ossa build --default -o OUT.ossa\n"
             "\n"
             "Imports glTF 2.0, FBX, Collada (anything assimp reads) and writes a .ossa\n"
-            "blob atomically. The first input gives the skeleton (and its meshes); the\n"
-            "others add clips whose tracks match its joints by name, e.g.\n"
+            "blob atomically. The first input gives the skeleton and the meshes; the\n"
+            "others only add clips, whose tracks match its joints by name (their meshes\n"
+            "are ignored, with a note), e.g.\n"
             "  ossa build arnaud.fbx walk.fbx jog.fbx run.fbx -o arnaud.ossa\n"
+            "An input given with --mesh adds its skinned meshes too, bound to the first\n"
+            "input's joints by name (a character exported apart from its rig), e.g.\n"
+            "  ossa build --all-nodes skeleton.fbx --mesh arnaud.fbx walk.fbx -o a.ossa\n"
             "Joints present on one side only are reported.\n"
-            "  -o, --output F   the file to write (required)\n"
+            "  -o, --output F   the file to write (required): a new file or a regular\n"
+            "                   file to replace (checked before importing); - writes\n"
+            "                   the blob to standard output (the summary to stderr)\n"
             "  --tolerance MM   the error bound of every clip, in millimetres (default\n"
             "                   0.1): how far points at --distance from each joint may\n"
             "                   move in model space, through the hierarchy, against the\n"
@@ -40,19 +47,29 @@ static void help(FILE *to)
             "  --rate HZ        keys per second of the clips, instead of the lowest rate\n"
             "                   (from the source's own key rate up) whose error is within\n"
             "                   the tolerance; the error it gives is reported\n"
+            "  --mesh FILE      an input whose meshes are built too, not only its clips;\n"
+            "                   every bone of its skins must be a joint of the first input\n"
             "  --clip NAME      build only this clip (repeat for several; default all)\n"
             "  --scale S        multiply every length by S (e.g. 0.01: centimetres to\n"
             "                   metres); units are recorded and shown by ossa info\n"
             "  --bfs            number joints breadth-first (default depth-first)\n"
             "  --no-tangents    leave tangents out of meshes\n"
             "  --all-nodes      also make every plain node below a joint a joint (end-of-\n"
-            "                   chain 'Nub' nodes, sockets), as ozz-animation does\n"
+            "                   chain 'Nub' nodes, sockets), as ozz-animation does, and\n"
+            "                   animated cameras, lights and nulls\n"
+            "  --import-timeout S   seconds one input's import may take (default %g)\n"
+            "  --import-memory MIB  memory one input's import may use, in MiB (default\n"
+            "                   %g); each input is first imported in a child process\n"
+            "                   under both limits, so a file that crashes, hangs or\n"
+            "                   floods the importer stops the build with a message\n"
             "  --default        the embedded default character (96 joints; crouch, walk,\n"
             "                   run; a ~5k-triangle skinned body) instead of input files\n"
             "  -q, --quiet      no progress and no summary\n"
             "  -h, --help       this text\n"
-            "Every skinned mesh of every input is built (influences reduced to the 4\n"
-            "heaviest, vertices grouped by influence count) and written with the clips.\n");
+            "Every skinned mesh of the first input and of --mesh inputs is built\n"
+            "(influences reduced to the 4 heaviest, vertices grouped by influence count)\n"
+            "and written with the clips.\n",
+            IMPORT_CHILD_DEFAULT_TIMEOUT_S, IMPORT_CHILD_DEFAULT_MEMORY_MIB);
 }
 
 static int build_default(const char *output, bool quiet)
@@ -69,16 +86,18 @@ static int build_default(const char *output, bool quiet)
     const ossa_mesh *meshes[1] = {character.mesh};
     ossa_blob_contents contents = {character.skeleton, clips, OSSA_DEFAULT_CLIP_COUNT, meshes, 1};
     int code = 0;
-    if (ossa_blob_write_file(output, &contents, &error) != OSSA_OK) {
+    if (build_output_write(output, &contents, &error) != OSSA_OK) {
         cli_error("build", "%s", error.message);
         code = 1;
     } else if (!quiet) {
+        const int saved = build_output_report_begin(output);
         build_report_written(output, character.skeleton, NULL);
         build_report_clips_header();
         for (int i = 0; i < OSSA_DEFAULT_CLIP_COUNT; ++i)
             build_report_clip(character.clips[i], "default", NULL, NULL);
         build_report_meshes_header();
         build_report_mesh(character.mesh, NULL, NULL);
+        build_output_report_end(saved);
     }
     ossa_default_character_free(&character, NULL);
     return code;
@@ -89,8 +108,10 @@ typedef struct build_job {
     int input_count;
     const char **clip_names;
     int clip_name_count;
-    const char *output;
+    bool *mesh_inputs; /* per input: given with --mesh (its meshes are built) */
+    const char *output; /* "-": standard output */
     ossa_import_options import;
+    import_limits limits;
     ossa_clip_build_options clip;
     bool bfs, quiet;
     int rigid_joints; /* joints measured at the reach of a rigid mesh */
@@ -117,39 +138,7 @@ static void build_job_fini(build_job *job)
     free(job->clips);
     free(job->inputs);
     free(job->clip_names);
-}
-
-/* assimp is not hardened against malformed files (the import fuzzer crashes
- * it within seconds), so each file is first imported in a child process:
- * a crash there becomes an error message instead of taking ossa down.
- * Importing is deterministic, so a file the child read is safe to read. */
-static bool import_survives(const char *path, const ossa_import_options *options)
-{
-    fflush(stdout);
-    fflush(stderr);
-    const pid_t pid = fork();
-    if (pid < 0)
-        return true; /* cannot isolate: import directly */
-    if (pid == 0) {
-        ossa_import im;
-        ossa_error error;
-        if (ossa_import_file(path, options, &im, &error) == OSSA_OK)
-            ossa_import_free(&im);
-        _exit(0);
-    }
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0)
-        ;
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-        return true;
-    if (WIFSIGNALED(status))
-        cli_error("build", "%s: the importer (assimp) crashed reading it (signal %d): the file "
-                           "is malformed or uses something assimp cannot read",
-                  path, WTERMSIG(status));
-    else
-        cli_error("build", "%s: the importer (assimp) failed reading it (exit %d)", path,
-                  WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-    return false;
+    free(job->mesh_inputs);
 }
 
 static int import_all(build_job *job)
@@ -159,15 +148,23 @@ static int import_all(build_job *job)
         cli_error("build", "out of memory");
         return 1;
     }
-    cli_progress progress;
+    cli_progress progress = {0};
     if (!job->quiet)
         cli_progress_begin(&progress, "importing", job->input_count);
     for (int i = 0; i < job->input_count; ++i) {
         ossa_error error;
-        if (!import_survives(job->inputs[i], &job->import))
+        /* The inputs after the first only add clips, unless given with --mesh. */
+        ossa_import_options options = job->import;
+        options.no_meshes = i > 0 && !job->mesh_inputs[i];
+        /* A progress line is open on a terminal once a step was drawn. */
+        const bool line_open = !job->quiet && progress.tty && i > 0;
+        if (!import_child_check(job->inputs[i], &options, &job->limits)) {
+            if (line_open)
+                fputc('\n', stderr);
             return 1;
-        if (ossa_import_file(job->inputs[i], &job->import, &job->imports[i], &error)) {
-            if (!job->quiet)
+        }
+        if (ossa_import_file(job->inputs[i], &options, &job->imports[i], &error)) {
+            if (line_open)
                 fputc('\n', stderr);
             cli_error("build", "%s", error.message);
             return 1;
@@ -315,7 +312,7 @@ static int build_clips(build_job *job)
 
 static int build_clips_measured(build_job *job)
 {
-    cli_progress progress;
+    cli_progress progress = {0};
     if (!job->quiet && job->clip_count)
         cli_progress_begin(&progress, "building clips", job->clip_count);
     for (int i = 0; i < job->clip_count; ++i) {
@@ -361,7 +358,7 @@ static int build_meshes(build_job *job)
         cli_error("build", "out of memory");
         return 1;
     }
-    cli_progress progress;
+    cli_progress progress = {0};
     if (!job->quiet && total)
         cli_progress_begin(&progress, "building meshes", total);
     ossa_mesh_build_options options = {0};
@@ -374,7 +371,7 @@ static int build_meshes(build_job *job)
             ossa_error error;
             if (ossa_mesh_build(bm->raw, job->skeleton, &options, &bm->mesh, &bm->report,
                                 &error)) {
-                if (!job->quiet)
+                if (!job->quiet && progress.tty && job->mesh_count > 0)
                     fputc('\n', stderr);
                 cli_error("build", "%s: %s", bm->source->path, error.message);
                 return 1;
@@ -405,7 +402,7 @@ static int write_blob(build_job *job)
     ossa_blob_contents contents = {job->skeleton, clips, job->clip_count, meshes,
                                    job->mesh_count};
     ossa_error error;
-    ossa_result r = ossa_blob_write_file(job->output, &contents, &error);
+    const ossa_result r = build_output_write(job->output, &contents, &error);
     free(clips);
     free(meshes);
     if (r) {
@@ -439,6 +436,12 @@ static void summary(const build_job *job)
         build_report_mesh(job->meshes[i].mesh, job->meshes[i].source->path,
                           &job->meshes[i].report);
     build_report_warnings(job->imports, job->input_count);
+    for (int i = 1; i < job->input_count; ++i)
+        if (job->imports[i].skipped_meshes > 0)
+            printf("note: %s: %d mesh%s ignored (the inputs after the first only add clips; "
+                   "--mesh FILE keeps them)\n",
+                   job->imports[i].path, job->imports[i].skipped_meshes,
+                   job->imports[i].skipped_meshes == 1 ? "" : "es");
 }
 
 int cmd_build(int argc, char **argv)
@@ -447,7 +450,8 @@ int cmd_build(int argc, char **argv)
     memset(&job, 0, sizeof job);
     job.inputs = calloc((size_t)argc, sizeof *job.inputs);
     job.clip_names = calloc((size_t)argc, sizeof *job.clip_names);
-    if (!job.inputs || !job.clip_names) {
+    job.mesh_inputs = calloc((size_t)argc, sizeof *job.mesh_inputs);
+    if (!job.inputs || !job.clip_names || !job.mesh_inputs) {
         build_job_fini(&job);
         cli_error("build", "out of memory");
         return 1;
@@ -485,6 +489,10 @@ int cmd_build(int argc, char **argv)
         } else if (cli_is(a, "--scale", NULL)) {
             if (!cli_float_arg(argc, argv, &i, 1e-9f, 1e9f, &job.import.scale))
                 goto done;
+        } else if (cli_is(a, "--mesh", NULL)) {
+            if (!cli_string_arg(argc, argv, &i, &job.inputs[job.input_count]))
+                goto done;
+            job.mesh_inputs[job.input_count++] = true;
         } else if (cli_is(a, "--clip", NULL)) {
             if (!cli_string_arg(argc, argv, &i, &job.clip_names[job.clip_name_count++]))
                 goto done;
@@ -494,6 +502,12 @@ int cmd_build(int argc, char **argv)
             job.import.no_tangents = true;
         } else if (cli_is(a, "--all-nodes", NULL)) {
             job.import.all_nodes = true;
+        } else if (cli_is(a, "--import-timeout", NULL)) {
+            if (!cli_float_arg(argc, argv, &i, 1e-4f, 1e7f, &job.limits.timeout_s))
+                goto done;
+        } else if (cli_is(a, "--import-memory", NULL)) {
+            if (!cli_float_arg(argc, argv, &i, 16.0f, 1e9f, &job.limits.memory_mib))
+                goto done;
         } else if (cli_is(a, "--quiet", "-q")) {
             job.quiet = true;
         } else if (a[0] == '-' && a[1] != '\0') {
@@ -511,16 +525,21 @@ int cmd_build(int argc, char **argv)
         help(stderr);
         goto done;
     }
+    code = 1;
+    if (build_output_check(job.output))
+        goto done;
     if (use_default) {
         code = build_default(job.output, job.quiet);
         goto done;
     }
-    code = 1;
     if (import_all(&job) || build_skeleton(&job) || check_meshes(&job) || select_clips(&job) ||
         build_clips(&job) || build_meshes(&job) || write_blob(&job))
         goto done;
-    if (!job.quiet)
+    if (!job.quiet) {
+        const int saved = build_output_report_begin(job.output);
         summary(&job);
+        build_output_report_end(saved);
+    }
     code = 0;
 done:
     build_job_fini(&job);

@@ -30,14 +30,17 @@ static void help(FILE *to)
 {
     fprintf(to,
             "usage: ossa demo [--characters N] [--frames N] [--skinned N] [--threads N]\n"
-            "                 [--model FILE.ossa] [--image PATH | --no-image]\n"
+            "                 [--model FILE.ossa] [--skin-format F] [--image PATH | --no-image]\n"
             "\n"
-            "Animates a crowd on a grid, seen by a camera that pans from side to side.\n"
+            "Animates a crowd on a grid over gentle hills, seen by a camera that pans\n"
+            "from side to side. IK plants every foot on the hills (lowering the pelvis\n"
+            "when a foot needs it) and turns the heads toward a point circling over\n"
+            "the crowd (skeletons with the default character's joint names).\n"
             "Each frame the characters outside the camera's view are culled (they cost\n"
             "nothing), the others update every frame, every 2nd or every 4th frame by\n"
             "distance (staggered), a quarter blend two clips, the nearest visible ones\n"
             "are skinned, and dust rises at their footfalls. Prints the median time of\n"
-            "each stage - sample, blend, local->model, palette, skin, particles - per\n"
+            "each stage - sample, blend, local->model, IK, palette, skin, particles - per\n"
             "joint and per vertex, and the whole frame per character - and draws the\n"
             "skinned characters of the last frame headless into a picture (OpenGL\n"
             "through EGL, no display needed).\n"
@@ -48,6 +51,8 @@ static void help(FILE *to)
             "  --model FILE     a .ossa blob with a skeleton and clips (and a mesh:\n"
             "                   without one nothing is skinned) instead of the embedded\n"
             "                   default character\n"
+            "  --skin-format F  skinned vertices: packed (default; float3 position,\n"
+            "                   10:10:10:2 normal and tangent, 20 bytes) or float4 (48)\n"
             "  --feet L,R       the foot joints dust rises from (default: found by name,\n"
             "                   e.g. foot_l / foot_r, LeftFoot / RightFoot)\n"
             "  --image PATH     where the picture goes (default crowd.png; none when ossa\n"
@@ -78,6 +83,9 @@ static int parse(int argc, char **argv, demo_args *a)
         } else if (cli_is(s, "--model", NULL)) {
             if (!cli_string_arg(argc, argv, &i, &a->model))
                 return 2;
+        } else if (cli_is(s, "--skin-format", NULL)) {
+            if (!cli_skin_format_arg(argc, argv, &i, "demo", &a->world.skin_format))
+                return 2;
         } else if (cli_is(s, "--feet", NULL)) {
             if (!cli_string_arg(argc, argv, &i, &a->feet))
                 return 2;
@@ -103,6 +111,7 @@ enum {
     ROW_SAMPLE,
     ROW_BLEND,
     ROW_L2M,
+    ROW_IK,
     ROW_POSE_OUT,
     ROW_PALETTE,
     ROW_SKIN,
@@ -126,6 +135,7 @@ static void record(const demo_world *w, double frame_ns, double **series, int f)
                             crowd_runner_stage_ns(r, RUN_SAMPLE_B);
     series[ROW_BLEND][f] = crowd_runner_stage_ns(r, RUN_BLEND);
     series[ROW_L2M][f] = crowd_runner_stage_ns(r, RUN_LOCAL_TO_MODEL);
+    series[ROW_IK][f] = crowd_runner_stage_ns(r, RUN_IK);
     series[ROW_POSE_OUT][f] = crowd_runner_stage_ns(r, RUN_POSE_OUT);
     series[ROW_PALETTE][f] = crowd_runner_stage_ns(r, RUN_PALETTE);
     series[ROW_SKIN][f] = crowd_runner_stage_ns(r, RUN_SKIN);
@@ -152,8 +162,8 @@ static void print_table(const demo_world *w, const demo_args *a, double **series
     const double skinned = w->skinned;
     static const char *const names[ROWS] = {
         "cull + LOD (game side)", "sample (2 clips)", "blend",   "local->model",
-        "pose out + footfalls",   "palette",          "skin",    "particles",
-        "frame total"};
+        "IK (feet, look-at)",     "pose out + footfalls", "palette", "skin",
+        "particles",              "frame total"};
     printf("\nper frame (medians): %.0f of %d characters visible, %.0f culled; %.0f updated, "
            "%.1f on average\n(LOD); %.0f footfalls, %.0f dust particles alive. The last frame: "
            "%d characters updated\nevery frame (%d of them skinned), %d every 2nd frame, %d "
@@ -165,7 +175,10 @@ static void print_table(const demo_world *w, const demo_args *a, double **series
     printf("\n%-24s %10s  %s\n", "stage", "median ms", "per element");
     for (int k = 0; k < ROWS; ++k) {
         char per[64] = "";
-        if (k >= ROW_SAMPLE && k <= ROW_POSE_OUT && updated_joints > 0)
+        if (k == ROW_IK && m[COUNT_UPDATED] > 0)
+            snprintf(per, sizeof per, "%.1f ns/character (legs, %d-joint look, l->m)",
+                     m[k] / m[COUNT_UPDATED], w->look_joints);
+        else if (k >= ROW_SAMPLE && k <= ROW_POSE_OUT && updated_joints > 0)
             snprintf(per, sizeof per, "%.2f ns/joint", m[k] / updated_joints);
         else if (k == ROW_PALETTE && skinned > 0)
             snprintf(per, sizeof per, "%.2f ns/skin joint", m[k] / (skinned * skins));
@@ -177,6 +190,8 @@ static void print_table(const demo_world *w, const demo_args *a, double **series
             snprintf(per, sizeof per, "%.3f us/updated character", m[k] * 1e-3 / m[COUNT_UPDATED]);
         if ((k == ROW_PALETTE || k == ROW_SKIN) && skinned == 0)
             continue; /* no mesh, no skin rows */
+        if (k == ROW_IK && !w->ik)
+            continue; /* a skeleton without the IK joints */
         printf("%-24s %10.3f  %s\n", names[k], m[k] * 1e-6, per);
     }
     printf("(%d frames; ns/joint divides by the characters updated x %d joints", a->frames,
@@ -216,7 +231,16 @@ static int picture(const demo_frame_view *v, const char *path, bool asked)
     p.characters = v->skinned;
     p.skinned = v->streams;
     p.skinned_stride = v->stream_stride;
+    p.format = v->format;
     p.placements = identity;
+    if (v->ground) { /* the hills the feet are planted on */
+        p.ground_heights = v->ground->heights;
+        p.ground_columns = v->ground->columns;
+        p.ground_rows = v->ground->rows;
+        p.ground_origin_x = v->ground->origin_x;
+        p.ground_origin_z = v->ground->origin_z;
+        p.ground_cell = v->ground->cell_size;
+    }
     p.path = path;
     char err[512];
     const bool ok = crowd_picture_write(&p, err, sizeof err);
@@ -243,6 +267,7 @@ int cmd_demo(int argc, char **argv)
     a.world.characters = 1000;
     a.world.skinned = 100;
     a.world.threads = 1;
+    a.world.skin_format = OSSA_SKIN_FORMAT_PACKED;
     a.frames = 300;
     a.image = DEFAULT_IMAGE;
     int code = parse(argc, argv, &a);
@@ -275,10 +300,11 @@ int cmd_demo(int argc, char **argv)
         scene_character_free(&character);
         return 1;
     }
-    printf("ossa demo: %d x %s;\n%d skinned (%s skinning), lanes of %d, %d thread%s, %d frames "
-           "at 30 Hz\n",
+    printf("ossa demo: %d x %s;\n%d skinned (%s skinning, %s vertices), lanes of %d, %d "
+           "thread%s, %d frames at 30 Hz\n",
            a.world.characters, character.description, w.options.skinned,
-           ossa_simd_path_name(ossa_simd_best_path()), ossa_crowd_width(w.crowd),
+           ossa_simd_path_name(ossa_simd_best_path()), cli_skin_format_name(a.world.skin_format),
+           ossa_crowd_width(w.crowd),
            a.world.threads, a.world.threads > 1 ? "s" : "", a.frames);
     if (!character.mesh && a.world.skinned > 0)
         printf("(the blob has no mesh: nothing is skinned)\n");

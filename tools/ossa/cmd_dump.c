@@ -27,7 +27,9 @@ static void help(FILE *to)
             "  {\"clip\": NAME, \"time\": T,\n"
             "   \"joints\": [{\"name\": N, \"parent\": N or null, \"model\": [12 numbers]}],\n"
             "   \"meshes\": [{\"name\": N, \"positions\": [[x,y,z]...], \"normals\": [...]}]}\n"
-            "A blob with no clip gives the rest pose and \"clip\": null.\n"
+            "A blob with no clip gives the rest pose and \"clip\": null. A source vertex\n"
+            "no runtime vertex maps to is null (text: -); one several map to takes the\n"
+            "first of them (hand-made blobs may do both).\n"
             "  --clip NAME  the clip to sample\n"
             "  --time T     the playhead in seconds (any value; wraps around the clip)\n"
             "  --json       JSON instead of text (see docs/importing.md)\n"
@@ -35,7 +37,9 @@ static void help(FILE *to)
 }
 
 /* What is printed: the pose and each mesh's skinned vertices in source
- * order, 3 floats per vertex. */
+ * order, 3 floats per vertex. The source map of a valid blob need not be a
+ * permutation (the validator checks only its range): a source vertex no
+ * runtime vertex maps to has mapped[v] false and is printed as null. */
 typedef struct dump {
     const ossa_blob *blob;
     const ossa_clip *clip; /* NULL: the rest pose */
@@ -43,6 +47,7 @@ typedef struct dump {
     ossa_mat34 *model;     /* joint_count matrices */
     float **positions;     /* per mesh: 3 * vertex_count floats */
     float **normals;
+    bool **mapped;         /* per mesh: vertex_count flags */
 } dump;
 
 /* Model matrices of the pose at the dump's time (rest pose without a clip). */
@@ -83,7 +88,8 @@ static ossa_result pose(dump *d)
 
 /* Palette and skinning of one mesh; the runtime's vertex order (grouped by
  * influence count) is mapped back to the source's. */
-static ossa_result skin(const dump *d, const ossa_mesh *mesh, float *positions, float *normals)
+static ossa_result skin(const dump *d, const ossa_mesh *mesh, float *positions, float *normals,
+                        bool *mapped)
 {
     const int skins = ossa_mesh_skin_joint_count(mesh), n = ossa_mesh_vertex_count(mesh);
     const size_t stride = (size_t)ossa_mesh_skinned_stride(mesh);
@@ -113,9 +119,13 @@ static ossa_result skin(const dump *d, const ossa_mesh *mesh, float *positions, 
         const uint32_t *source = ossa_mesh_source_vertices(mesh);
         const size_t floats = stride / sizeof(float);
         for (int v = 0; v < n; ++v) {
+            const size_t s = source[v]; /* < n: checked by the blob's validation */
+            if (mapped[s]) /* a repeated entry: the first runtime vertex stays */
+                continue;
+            mapped[s] = true;
             const float *x = skinned + (size_t)v * floats;
-            memcpy(positions + 3 * (size_t)source[v], x, 3 * sizeof(float));
-            memcpy(normals + 3 * (size_t)source[v], x + 4, 3 * sizeof(float));
+            memcpy(positions + 3 * s, x, 3 * sizeof(float));
+            memcpy(normals + 3 * s, x + 4, 3 * sizeof(float));
         }
     }
     cli_free(palette);
@@ -129,7 +139,8 @@ static int dump_compute(dump *d)
     d->model = cli_alloc(sizeof *d->model * (size_t)ossa_skeleton_joint_count(d->blob->skeleton));
     d->positions = calloc((size_t)meshes + 1, sizeof *d->positions);
     d->normals = calloc((size_t)meshes + 1, sizeof *d->normals);
-    if (!d->positions || !d->normals) {
+    d->mapped = calloc((size_t)meshes + 1, sizeof *d->mapped);
+    if (!d->positions || !d->normals || !d->mapped) {
         cli_error("dump", "out of memory");
         return 1;
     }
@@ -143,7 +154,12 @@ static int dump_compute(dump *d)
         const size_t floats = 3 * (size_t)ossa_mesh_vertex_count(mesh);
         d->positions[i] = cli_alloc(sizeof(float) * floats);
         d->normals[i] = cli_alloc(sizeof(float) * floats);
-        if ((r = skin(d, mesh, d->positions[i], d->normals[i])) != OSSA_OK) {
+        d->mapped[i] = calloc((size_t)ossa_mesh_vertex_count(mesh) + 1, sizeof(bool));
+        if (!d->mapped[i]) {
+            cli_error("dump", "out of memory");
+            return 1;
+        }
+        if ((r = skin(d, mesh, d->positions[i], d->normals[i], d->mapped[i])) != OSSA_OK) {
             cli_error("dump", "skinning mesh '%s': %s", ossa_mesh_name(mesh),
                       ossa_result_str(r));
             return 1;
@@ -157,16 +173,23 @@ static void dump_fini(dump *d)
     for (int i = 0; d->positions && i < d->blob->mesh_count; ++i) {
         cli_free(d->positions[i]);
         cli_free(d->normals[i]);
+        if (d->mapped)
+            free(d->mapped[i]);
     }
     free(d->positions);
     free(d->normals);
+    free(d->mapped);
     cli_free(d->model);
 }
 
-static void json_vectors(const float *v, int count)
+static void json_vectors(const float *v, const bool *mapped, int count)
 {
     printf("[");
     for (int i = 0; i < count; ++i) {
+        if (!mapped[i]) {
+            printf("%snull", i ? ", " : "");
+            continue;
+        }
         printf("%s[", i ? ", " : "");
         for (int k = 0; k < 3; ++k) {
             if (k)
@@ -203,9 +226,9 @@ static void print_json(const dump *d)
         printf("%s\n  {\"name\": ", i ? "," : "");
         json_string(stdout, ossa_mesh_name(mesh));
         printf(",\n   \"positions\": ");
-        json_vectors(d->positions[i], ossa_mesh_vertex_count(mesh));
+        json_vectors(d->positions[i], d->mapped[i], ossa_mesh_vertex_count(mesh));
         printf(",\n   \"normals\": ");
-        json_vectors(d->normals[i], ossa_mesh_vertex_count(mesh));
+        json_vectors(d->normals[i], d->mapped[i], ossa_mesh_vertex_count(mesh));
         printf("}");
     }
     printf("]}\n");
@@ -240,9 +263,12 @@ static void print_text(const char *path, const dump *d)
                "normal");
         const float *p = d->positions[i], *q = d->normals[i];
         for (int v = 0; v < ossa_mesh_vertex_count(mesh); ++v)
-            printf("%8d  %11.5f %11.5f %11.5f  %8.5f %8.5f %8.5f\n", v, (double)p[3 * v],
-                   (double)p[3 * v + 1], (double)p[3 * v + 2], (double)q[3 * v],
-                   (double)q[3 * v + 1], (double)q[3 * v + 2]);
+            if (!d->mapped[i][v])
+                printf("%8d  -  (no runtime vertex maps to it)\n", v);
+            else
+                printf("%8d  %11.5f %11.5f %11.5f  %8.5f %8.5f %8.5f\n", v, (double)p[3 * v],
+                       (double)p[3 * v + 1], (double)p[3 * v + 2], (double)q[3 * v],
+                       (double)q[3 * v + 1], (double)q[3 * v + 2]);
     }
 }
 

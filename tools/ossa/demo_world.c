@@ -68,6 +68,10 @@ static void lay_out(demo_world *w)
     for (int i = 0; i < n; ++i)
         w->position[i] = (ossa_float3){((float)(i % side) - 0.5f * (float)(side - 1)) * w->spacing,
                                        0.0f, (float)(i / side) * w->spacing};
+    ground_relief_make(&w->relief, w->position[0].x, 0.0f, -w->position[0].x,
+                       (float)((n - 1) / side) * w->spacing, w->height);
+    for (int i = 0; i < n; ++i)
+        w->position[i].y = ground_relief_height(&w->relief, w->position[i].x, w->position[i].z);
     w->camera.eye = (ossa_float3){0.0f, 0.0f, -(0.25f * (float)side + 2.0f) * w->spacing};
     w->camera.pan_rad = 0.45f;
     w->camera.period_s = 10.0f;
@@ -86,6 +90,21 @@ static void lay_out(demo_world *w)
     }
 }
 
+/* The eyes in the head's frame: between "eye_l" and "eye_r" in the rest
+ * pose when the skeleton has them, else the head itself. */
+static ossa_float3 eye_offset(const ossa_skeleton *s)
+{
+    const int head = ossa_skeleton_find_joint(s, "head");
+    const int eyes[2] = {ossa_skeleton_find_joint(s, "eye_l"), ossa_skeleton_find_joint(s, "eye_r")};
+    const uint16_t *parents = ossa_skeleton_parents(s);
+    const ossa_transform *rest = ossa_skeleton_rest_pose(s);
+    if (head < 0 || eyes[0] < 0 || eyes[1] < 0 || parents[eyes[0]] != head ||
+        parents[eyes[1]] != head)
+        return (ossa_float3){0.0f, 0.0f, 0.0f};
+    const ossa_float3 a = rest[eyes[0]].translation, b = rest[eyes[1]].translation;
+    return (ossa_float3){0.5f * (a.x + b.x), 0.5f * (a.y + b.y), 0.5f * (a.z + b.z)};
+}
+
 static int make_crowd(demo_world *w)
 {
     const scene_character *c = w->character;
@@ -94,6 +113,15 @@ static int make_crowd(demo_world *w)
         d.foot_names = c->feet;
         d.foot_count = 2;
     }
+    /* IK with the default joint names (the default character's); a skeleton
+     * without them runs without IK */
+    ossa_crowd_ik_desc ik = {0};
+    ik.eye_offset = eye_offset(c->skeleton);
+    d.ik = &ik;
+    w->ik = ossa_crowd_size(&d) > 0;
+    if (!w->ik)
+        d.ik = NULL;
+    w->look_joints = w->ik ? 3 : 0;
     const size_t bytes = ossa_crowd_size(&d);
     if (!bytes) {
         cli_error("demo", "%s: cannot make a crowd of it", c->description);
@@ -112,12 +140,14 @@ static int make_crowd(demo_world *w)
         }
         ch.time_s = 10.0f * cli_unit(k + 2);
         ch.speed = 0.8f + 0.45f * cli_unit(k + 3);
-        ch.position = w->position[i];
+        ch.position = w->position[i]; /* on the hills: lay_out put it there */
         ch.yaw_rad = 6.2831853f * cli_unit(k + 4);
         ch.update_interval = w->interval[i];
         ch.inactive = true; /* the first step decides */
         r = ossa_crowd_spawn(w->crowd, &ch, &w->entity[i]);
     }
+    if (r == OSSA_OK && w->ik)
+        r = ossa_crowd_set_ground(w->crowd, &w->relief.ground);
     if (r != OSSA_OK) {
         cli_error("demo", "crowd: %s", ossa_result_str(r));
         return 0;
@@ -161,7 +191,7 @@ int demo_world_init(demo_world *w, const scene_character *character, const demo_
     lay_out(w);
     if (!make_crowd(w) || !make_dust(w) ||
         !crowd_runner_init(&w->runner, w->crowd, w->options.skinned ? character->mesh : NULL,
-                           w->options.skinned, o->threads)) {
+                           w->options.skinned, o->skin_format, o->threads)) {
         demo_world_fini(w);
         return 0;
     }
@@ -172,6 +202,7 @@ int demo_world_init(demo_world *w, const scene_character *character, const demo_
 void demo_world_fini(demo_world *w)
 {
     crowd_runner_fini(&w->runner);
+    ground_relief_free(&w->relief);
     void *blocks[] = {w->crowd_memory, w->dust_memory, w->entity,   w->position,
                       w->nearest,      w->interval,    w->placement, w->seen, w->worn};
     for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; ++i)
@@ -222,6 +253,15 @@ ossa_result demo_world_step(demo_world *w)
     const float dt = w->options.dt_s;
     uint64_t t0 = cli_now_ns();
     ossa_result r = cull_and_choose(w);
+    if (r == OSSA_OK && w->ik) {
+        /* the point the heads follow: circling over the middle of the grid
+         * at about head height, once every 12 seconds */
+        const float a = 6.2831853f * w->time_s / 12.0f, radius = 3.0f * w->spacing;
+        const float mid_z = 0.5f * w->position[w->options.characters - 1].z;
+        w->look_target = (ossa_float3){radius * cosf(a), 1.1f * w->height, mid_z + radius * sinf(a)};
+        w->look_target.y += ground_relief_height(&w->relief, w->look_target.x, w->look_target.z);
+        r = ossa_crowd_set_look_target(w->crowd, w->look_target, 1.0f);
+    }
     w->logic_ns = (double)(cli_now_ns() - t0);
     if (r == OSSA_OK)
         r = crowd_runner_frame(&w->runner, dt);
@@ -255,8 +295,12 @@ demo_frame_view demo_world_view(const demo_world *w)
     v.skinned = w->skinned;
     v.streams = w->runner.streams;
     v.stream_stride = w->runner.stream_bytes;
+    v.format = w->runner.format;
     v.placement = w->placement;
     v.dust = ossa_particles_view(w->dust);
+    v.ground = w->relief.heights ? &w->relief.ground : NULL;
+    v.look = w->ik;
+    v.look_target = w->look_target;
     v.camera = w->camera;
     v.camera_yaw_rad = w->yaw_rad;
     v.character_height = w->height;

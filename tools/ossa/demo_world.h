@@ -1,5 +1,8 @@
-/* demo_world.h - the world `ossa demo` animates: a crowd on a grid seen by a
- * camera that pans from side to side. Every frame the game side (serial)
+/* demo_world.h - the world `ossa demo` animates: a crowd on a grid over
+ * gentle hills, seen by a camera that pans from side to side. With a
+ * skeleton that has the IK joints (the default character does), the crowd
+ * plants every foot on the hills and turns the heads toward a point that
+ * circles over the crowd. Every frame the game side (serial)
  * culls the characters outside the camera's view (inactive: they sit at the
  * back of the crowd and cost nothing), gives the others an update rate by
  * distance (every frame near, every 2nd and 4th frame further away,
@@ -11,6 +14,7 @@
 #define OSSA_DEMO_WORLD_H
 
 #include "crowd_runner.h"
+#include "ground_relief.h"
 #include "ossa/crowd.h"
 #include "ossa/particles.h"
 #include "scene_character.h"
@@ -20,6 +24,7 @@ typedef struct demo_options {
     int skinned;    /* nearest visible characters skinned each frame (0 with no mesh) */
     int threads;    /* >= 1 */
     float dt_s;     /* frame step; 0 means 1/30 s */
+    ossa_skin_format skin_format; /* the skinned vertices' (ossa demo: packed) */
 } demo_options;
 
 /* The camera: at `eye` on the ground plane's near side, looking along +z
@@ -39,9 +44,13 @@ typedef struct demo_frame_view {
     const ossa_mesh *mesh;          /* indices, uvs and colours (static stream), stride */
     int skinned;                    /* characters skinned in the last frame */
     const unsigned char *streams;   /* character i's vertices at streams + i * stream_stride */
-    size_t stream_stride;           /* bytes; >= vertex count x ossa_mesh_skinned_stride */
+    size_t stream_stride;           /* bytes; >= ossa_skin_output_bytes(mesh, format) */
+    ossa_skin_format format;        /* of the streams */
     const ossa_mat34 *placement;    /* skinned matrices */
     ossa_particle_view dust;        /* live dust particles, world space */
+    const ossa_crowd_ground *ground; /* the hills */
+    bool look;                      /* heads turn toward look_target */
+    ossa_float3 look_target;
     demo_camera camera;
     float camera_yaw_rad;           /* at the last frame */
     float character_height;         /* of the rest pose, model units */
@@ -63,6 +72,10 @@ typedef struct demo_world {
     uint8_t *interval;     /* grid order: update interval by distance */
     uint8_t *seen, *worn;  /* grid order: active, skinned (as last told to the crowd) */
     ossa_mat34 *placement; /* skinned slot order, last frame */
+    ground_relief relief;  /* the hills, under the grid */
+    bool ik;               /* the skeleton has the IK joints: feet and heads */
+    int look_joints;       /* the look-at chain's */
+    ossa_float3 look_target;
     int frame;
     float time_s, yaw_rad;
     /* the last frame */

@@ -19,6 +19,7 @@ void render_common_defaults(render_common *o)
     o->height = 480;
     o->samples = 4;
     o->skinning = OSSA_RENDER_SKINNING_CPU;
+    o->skin_format = OSSA_SKIN_FORMAT_PACKED;
     o->yaw_deg = 30.0f;
     o->pitch_deg = 25.0f;
 }
@@ -82,6 +83,8 @@ int render_common_parse(int argc, char **argv, int *i, render_common *o, const c
         }
         return 1;
     }
+    if (cli_is(arg, "--skin-format", NULL))
+        return cli_skin_format_arg(argc, argv, i, command, &o->skin_format) ? 1 : -1;
     if (cli_is(arg, "--skinning", NULL)) {
         if (!cli_string_arg(argc, argv, i, &value))
             return -1;
@@ -106,15 +109,15 @@ static void describe(render_context *rc)
     const char *shown = s->pose == RENDER_POSE_REST   ? "rest pose"
                         : s->pose == RENDER_POSE_BIND ? "bind pose"
                                                       : render_scene_clip_name(s, s->clip);
-    snprintf(rc->description, sizeof rc->description, "%d x '%s', %s; %s", s->characters,
-             ossa_mesh_name(s->mesh), shown, gl);
+    snprintf(rc->description, sizeof rc->description, "%d x '%s', %s, %s vertices; %s",
+             s->characters, ossa_mesh_name(s->mesh), shown, cli_skin_format_name(s->format), gl);
 }
 
 static bool make_renderer(render_context *rc, char *err, size_t err_bytes)
 {
     ossa_renderer_destroy(rc->renderer);
     rc->renderer = NULL;
-    ossa_renderer_desc desc = {rc->scene.mesh, rc->scene.characters};
+    ossa_renderer_desc desc = {rc->scene.mesh, rc->scene.characters, rc->scene.format};
     ossa_error error;
     if (ossa_renderer_create(&desc, &rc->renderer, &error) != OSSA_OK) {
         snprintf(err, err_bytes, "%s", error.message);
@@ -133,6 +136,7 @@ bool render_context_open(render_context *rc, const render_common *o, bool headle
     rc->image_bytes = (size_t)o->width * (size_t)o->height * 4;
     if (!render_scene_open(&rc->scene, o->file, err, err_bytes))
         return false;
+    render_scene_set_format(&rc->scene, o->skin_format);
     int clip = RENDER_SCENE_MIXED;
     if (o->clip && (clip = render_scene_find_clip(&rc->scene, o->clip)) < 0) {
         int at = snprintf(err, err_bytes, "no clip named '%s'; the clips are:", o->clip);

@@ -20,6 +20,7 @@ typedef struct render_common {
     int width, height;
     int samples;
     ossa_render_skinning skinning;
+    ossa_skin_format skin_format; /* CPU skinning's vertices: packed by default */
     render_pose pose;
     float yaw_deg, pitch_deg;
 } render_common;
@@ -30,6 +31,7 @@ typedef struct render_common {
     "  --skinning cpu|gpu   who skins: ossa_skinning_job on the CPU, streams uploaded\n"     \
     "                       whole each frame (default), or the vertex shader from\n"         \
     "                       palettes in a texture buffer\n"                                  \
+    CLI_SKIN_FORMAT_HELP                                                                     \
     "  --samples S          multisampling, 0 (none) to 16 (default 4)\n"                     \
     "  --yaw DEG            camera heading about the up axis (default 30)\n"                 \
     "  --pitch DEG          camera elevation (default 25)\n"                               \

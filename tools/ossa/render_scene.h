@@ -1,8 +1,9 @@
 /* render_scene.h - what `ossa render`, `ossa view` and the demo's picture
  * draw: a crowd of one character (the embedded default, or a .ossa file's
  * skeleton, clips and first mesh) on a grid, each character playing a clip
- * from its own phase. Poses come from the runtime's jobs (sample ->
- * local->model -> palette) and skinning from ossa_skinning_job. */
+ * from its own phase, on hills. Poses come from the runtime's jobs (sample ->
+ * local->model -> IK (scene_ik.h) -> palette) and skinning from
+ * ossa_skinning_job. */
 #ifndef OSSA_RENDER_SCENE_H
 #define OSSA_RENDER_SCENE_H
 
@@ -12,6 +13,7 @@
 #include "ossa/ossa.h"
 #include "ossa/pipeline.h"
 #include "ossa/render.h"
+#include "scene_ik.h"
 
 /* scene.clip when every character plays a clip of its own (i % clip_count). */
 #define RENDER_SCENE_MIXED (-1)
@@ -33,7 +35,12 @@ typedef struct render_scene {
     const ossa_mesh *mesh;
     const ossa_clip **clips;
     int clip_count, joints, skin_joints, vertices;
-    size_t stream_bytes; /* one character's skinned stream */
+    /* How CPU skinning writes the streams (render_scene_set_format; float4
+     * after open) and one character's bytes in it. */
+    ossa_skin_format format;
+    size_t stream_bytes;
+    const ossa_skin_plan *plan; /* the mesh's skin plan, for packed streams */
+    void *plan_memory;
     /* The crowd: characters on the grid, all playing `clip`, or mixed, in
      * the pose chosen. */
     int characters, clip;
@@ -49,6 +56,7 @@ typedef struct render_scene {
      * and the crowd's, placed on the grid: what the camera frames. */
     ossa_float3 pose_min, pose_max;
     ossa_float3 bounds_min, bounds_max;
+    scene_ik ik; /* hills, planted feet, heads that look */
     /* ownership */
     ossa_default_character character;
     bool has_character;
@@ -64,6 +72,9 @@ float render_scene_layout(ossa_float3 lo, ossa_float3 hi, int count, ossa_mat34 
 
 /* Opens the default character (path NULL) or a .ossa file. */
 bool render_scene_open(render_scene *s, const char *path, char *err, size_t err_bytes);
+/* The layout CPU skinning writes (float4 until set); before
+ * render_scene_populate, which sizes the streams. */
+void render_scene_set_format(render_scene *s, ossa_skin_format format);
 void render_scene_close(render_scene *s);
 /* Index of the clip with this name, or -1. */
 int render_scene_find_clip(const render_scene *s, const char *name);

@@ -122,6 +122,28 @@ bool cli_string_arg(int argc, char **argv, int *i, const char **out)
     return true;
 }
 
+bool cli_skin_format_arg(int argc, char **argv, int *i, const char *command,
+                         ossa_skin_format *out)
+{
+    const char *v = value_of(argc, argv, i);
+    if (!v)
+        return false;
+    for (int f = 0; f < OSSA_SKIN_FORMAT_COUNT; ++f)
+        if (strcmp(v, cli_skin_format_name((ossa_skin_format)f)) == 0) {
+            *out = (ossa_skin_format)f;
+            return true;
+        }
+    cli_error(command, "--skin-format %s: expected packed or float4", v);
+    return false;
+}
+
+const char *cli_skin_format_name(ossa_skin_format format)
+{
+    return format == OSSA_SKIN_FORMAT_PACKED ? "packed"
+           : format == OSSA_SKIN_FORMAT_FLOAT4 ? "float4"
+                                               : "unknown";
+}
+
 void cli_progress_begin(cli_progress *p, const char *what, long total)
 {
     p->what = what;

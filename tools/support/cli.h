@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ossa/skinning_job.h"
+
 /* A command: ossa NAME ARGS... ; argv[0] is the command's name. Returns the
  * process exit code (0 success, 1 failure, 2 usage error). */
 typedef int (*cli_command_fn)(int argc, char **argv);
@@ -28,6 +30,17 @@ bool cli_is(const char *arg, const char *name, const char *short_name);
 bool cli_int_arg(int argc, char **argv, int *i, int min, int max, int *out);
 bool cli_float_arg(int argc, char **argv, int *i, float min, float max, float *out);
 bool cli_string_arg(int argc, char **argv, int *i, const char **out);
+/* The value of --skin-format: "packed" or "float4" (a usage error, prefixed
+ * with command, otherwise). */
+bool cli_skin_format_arg(int argc, char **argv, int *i, const char *command,
+                         ossa_skin_format *out);
+/* "float4", "packed". */
+const char *cli_skin_format_name(ossa_skin_format format);
+/* Help text for --skin-format, the tools' shared wording. */
+#define CLI_SKIN_FORMAT_HELP                                                                 \
+    "  --skin-format F      skinned vertices the GPU draws: packed (default; float3\n"      \
+    "                       position, 10:10:10:2 normal and tangent, 20 bytes) or\n"       \
+    "                       float4 (the mesh's layout, 48 bytes)\n"
 
 /* Progress on stderr: a rewritten line on a terminal, else a line every 10%. */
 typedef struct cli_progress {

@@ -25,7 +25,7 @@ static void on_stage(void *user, ossa_crowd_stage stage)
 }
 
 int crowd_runner_init(crowd_runner *r, ossa_crowd *crowd, const ossa_mesh *mesh,
-                      int skinned_capacity, int threads)
+                      int skinned_capacity, ossa_skin_format format, int threads)
 {
     memset(r, 0, sizeof *r);
     r->crowd = crowd;
@@ -35,13 +35,16 @@ int crowd_runner_init(crowd_runner *r, ossa_crowd *crowd, const ossa_mesh *mesh,
     r->scratch_bytes = ossa_crowd_scratch_size(crowd);
     for (int t = 0; t < r->threads; ++t)
         r->scratch[t] = cli_alloc(r->scratch_bytes);
+    r->format = format;
     if (mesh && skinned_capacity > 0) {
-        r->stream_bytes = (size_t)ossa_mesh_vertex_count(mesh) *
-                          (size_t)ossa_mesh_skinned_stride(mesh);
-        r->stream_bytes = (r->stream_bytes + 63) / 64 * 64;
+        if (ossa_skin_output_bytes(mesh, format) == 0)
+            return 0;
+        r->skin_mesh = mesh;
+        r->stream_bytes = (ossa_skin_output_bytes(mesh, format) + 63) / 64 * 64;
+        r->stream_capacity = (ossa_skin_output_bytes(mesh, OSSA_SKIN_FORMAT_FLOAT4) + 63) / 64 * 64;
         r->stream_count = skinned_capacity;
-        r->streams = cli_alloc(r->stream_bytes * (size_t)skinned_capacity);
-        memset(r->streams, 0, r->stream_bytes * (size_t)skinned_capacity);
+        r->streams = cli_alloc(r->stream_capacity * (size_t)skinned_capacity);
+        memset(r->streams, 0, r->stream_capacity * (size_t)skinned_capacity);
     }
     return 1;
 }
@@ -66,9 +69,14 @@ ossa_result crowd_runner_frame(crowd_runner *r, float dt_s)
     r->skinned = r->stream_count ? ossa_crowd_skinned_count(r->crowd) : 0;
     ossa_crowd_skin_output out = {0};
     if (r->stream_count) {
+        const size_t bytes = ossa_skin_output_bytes(r->skin_mesh, r->format);
+        if (bytes == 0 || bytes > r->stream_capacity)
+            return OSSA_ERR_BAD_ARGUMENT;
+        r->stream_bytes = (bytes + 63) / 64 * 64;
         out.vertices = r->streams;
         out.vertices_bytes = r->stream_bytes * (size_t)r->stream_count;
         out.character_stride = r->stream_bytes;
+        out.format = r->format;
         out.path = r->skin_path;
         out.stream_output = r->stream_output;
     }

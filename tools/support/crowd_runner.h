@@ -25,6 +25,7 @@ enum {
     RUN_POSE_OUT = OSSA_CROWD_STAGE_POSE_OUT,
     RUN_PALETTE = OSSA_CROWD_STAGE_PALETTE,
     RUN_SKIN = OSSA_CROWD_STAGE_SKIN,
+    RUN_IK = OSSA_CROWD_STAGE_IK,
     RUN_STAGES = OSSA_CROWD_STAGE_DONE
 };
 
@@ -48,9 +49,13 @@ typedef struct crowd_runner {
     bool stream_output;
     void *scratch[RUNNER_MAX_THREADS];
     size_t scratch_bytes;
-    /* skinned slot s's vertices (ossa_mesh layout), s < skinned capacity */
+    /* skinned slot s's vertices (in `format`), s < skinned capacity, each
+     * character on a cache line, stream_bytes apart. The buffer has room
+     * for either format: `format` may change between frames. */
+    ossa_skin_format format;
+    const ossa_mesh *skin_mesh;
     unsigned char *streams;
-    size_t stream_bytes;
+    size_t stream_bytes, stream_capacity; /* per character: now, at most */
     int stream_count;
     runner_thread thread[RUNNER_MAX_THREADS];
     /* the last frame */
@@ -59,9 +64,10 @@ typedef struct crowd_runner {
 } crowd_runner;
 
 /* mesh: the crowd's (NULL when it skins nothing); skinned_capacity: the
- * crowd's. threads in [1, RUNNER_MAX_THREADS]. Returns 0 on failure. */
+ * crowd's; format: the skinned vertices'. threads in [1,
+ * RUNNER_MAX_THREADS]. Returns 0 on failure. */
 int crowd_runner_init(crowd_runner *r, ossa_crowd *crowd, const ossa_mesh *mesh,
-                      int skinned_capacity, int threads);
+                      int skinned_capacity, ossa_skin_format format, int threads);
 void crowd_runner_fini(crowd_runner *r);
 /* One frame: begin (dt_s), update and skin every batch, end. */
 ossa_result crowd_runner_frame(crowd_runner *r, float dt_s);

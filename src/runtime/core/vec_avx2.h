@@ -33,6 +33,15 @@ static inline vf v_negate_where(vf x, vm m)
 {
     return _mm256_xor_ps(x, _mm256_and_ps(m, _mm256_set1_ps(-0.0f)));
 }
+/* 1 / sqrt(a) within 3e-7 relative: the estimate and one Newton step. */
+static inline vf v_rsqrt(vf a)
+{
+    const vf y = _mm256_rsqrt_ps(a);
+    const vf h = v_mul(v_mul(v_set1(0.5f), a), y);
+    return v_mul(y, v_sub(v_set1(1.5f), v_mul(h, y)));
+}
+/* Whether any lane of m is set (to skip work no lane needs). */
+static inline int v_any(vm m) { return _mm256_movemask_ps(m) != 0; }
 
 /* 8x8 transpose: unpack pairs, shuffle quads, swap 128-bit halves. */
 static inline void v_transpose(vf r[8])

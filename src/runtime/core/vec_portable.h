@@ -57,6 +57,10 @@ static inline vf v_select(vm m, vf a, vf b) { return (vf)(((vm)a & m) | ((vm)b &
 static inline vf v_max(vf a, vf b) { return v_select(a > b, a, b); }
 /* -x where m, x elsewhere. */
 static inline vf v_negate_where(vf x, vm m) { return (vf)((vm)x ^ (m & (vm)v_set1(-0.0f))); }
+/* 1 / sqrt(a): the quotient itself (no estimate instruction in plain C). */
+static inline vf v_rsqrt(vf a) { return v_set1(1.0f) / v_sqrt(a); }
+/* Whether any lane of m is set (to skip work no lane needs). */
+static inline int v_any(vm m) { return (m[0] | m[1] | m[2] | m[3]) != 0; }
 
 #else
 /* Any other C11 compiler: four floats, element by element. */
@@ -105,6 +109,8 @@ static inline vm v_eq(vf a, vf b) { M_EACH(a.f[i_] == b.f[i_]); }
 static inline vm v_and_m(vm a, vm b) { M_EACH(a.m[i_] && b.m[i_]); }
 static inline vf v_select(vm m, vf a, vf b) { V_EACH(m.m[i_] ? a.f[i_] : b.f[i_]); }
 static inline vf v_negate_where(vf x, vm m) { V_EACH(m.m[i_] ? -x.f[i_] : x.f[i_]); }
+static inline vf v_rsqrt(vf a) { V_EACH(1.0f / sqrtf(a.f[i_])); }
+static inline int v_any(vm m) { return (m.m[0] | m.m[1] | m.m[2] | m.m[3]) != 0; }
 #endif
 
 /* r[i][j] <-> r[j][i]. */

@@ -89,4 +89,4 @@ OSSAI_SKIN_INLINE void skin(const ossai_skin_batch *b, const int n, const bool t
         _mm_sfence();
 }
 
-OSSAI_SKIN_DISPATCH_STREAM(ossai_skin_kernel_avx2)
+OSSAI_SKIN_DISPATCH_STREAM(ossai_skin_kernel_avx2, skin)

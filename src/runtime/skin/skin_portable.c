@@ -1,5 +1,7 @@
 /* skin_portable.c - the portable skinning kernels: plain C, one loop per
- * influence count, the readable definition the SIMD kernels follow. */
+ * influence count, the readable definition the SIMD kernels follow; float4
+ * and packed output (each packed vertex is the float4 one, then packed). */
+#include "skin/skin_pack.h"
 #include "skin/skinning_internal.h"
 
 /* m = P[j_n-1] + sum_{k < n-1} w_k (P[j_k] - P[j_n-1]) for n = influences. */
@@ -51,4 +53,31 @@ OSSAI_SKIN_INLINE void skin(const ossai_skin_batch *b, const int n, const bool t
     }
 }
 
-OSSAI_SKIN_DISPATCH(ossai_skin_kernel_portable)
+OSSAI_SKIN_DISPATCH(ossai_skin_kernel_portable, skin)
+
+/* Packed output: the float4 vertex above, computed by the same code into a
+ * local, then packed (skin_pack.h). */
+OSSAI_SKIN_INLINE void skin_packed(const ossai_skin_batch *b, const int n, const bool tangents)
+{
+    const size_t floats = tangents ? 12 : 8, bytes = OSSAI_PACKED_BYTES(tangents);
+    const float *src = b->src;
+    unsigned char *dst = b->dst;
+    const uint16_t *joints = b->joints;
+    const float *weights = b->weights;
+    const ossa_mat34 *palette = b->palette;
+    for (const float *end = src + b->count * floats; src != end;) {
+        float m[12], v[12];
+        blend(m, palette, joints, weights, n);
+        transform(m, src, v, 1.0f, 1.0f);
+        transform(m, src + 4, v + 4, 0.0f, 0.0f);
+        if (tangents)
+            transform(m, src + 8, v + 8, 0.0f, src[11]);
+        ossai_pack_vertex(dst, v, v + 4, v + 8, tangents);
+        src += floats;
+        dst += bytes;
+        joints += n;
+        weights += n - 1;
+    }
+}
+
+OSSAI_SKIN_DISPATCH(ossai_skin_packed_kernel_portable, skin_packed)

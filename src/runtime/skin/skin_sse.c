@@ -1,9 +1,12 @@
 /* skin_sse.c - SSE4.1 skinning kernels (compiled with -msse4.1, called
  * only when the CPU has SSE4.2). One vertex at a time: the blended matrix's
  * three rows in three registers, transposed to columns, then each attribute
- * is column0 * x + column1 * y + column2 * z (+ column3 for positions). */
+ * is column0 * x + column1 * y + column2 * z (+ column3 for positions).
+ * Packed output computes the same float4 attributes, then packs each
+ * direction in its register (skin_pack.h) and writes ordinarily. */
 #include <smmintrin.h>
 
+#include "skin/skin_pack.h"
 #include "skin/skinning_internal.h"
 
 /* Rows r[0..2] = P[j_n-1] + sum_{k < n-1} w_k (P[j_k] - P[j_n-1]). */
@@ -84,4 +87,47 @@ OSSAI_SKIN_INLINE void skin(const ossai_skin_batch *b, const int n, const bool t
         _mm_sfence();
 }
 
-OSSAI_SKIN_DISPATCH_STREAM(ossai_skin_kernel_sse)
+OSSAI_SKIN_DISPATCH_STREAM(ossai_skin_kernel_sse, skin)
+
+/* The word of a direction d (w ignored), without handedness: the fields
+ * u_x, u_y << 10, u_z << 20 summed across the register (they do not
+ * overlap), bit 9s flipped. */
+OSSAI_SKIN_INLINE uint32_t pack_direction(__m128 d)
+{
+    d = _mm_min_ps(_mm_max_ps(d, _mm_set1_ps(-1.0f)), _mm_set1_ps(1.0f)); /* NaN -> -1 */
+    const __m128 v = _mm_add_ps(_mm_mul_ps(d, _mm_set1_ps(OSSAI_PACK_SCALE)),
+                                _mm_set1_ps(OSSAI_PACK_BIAS));
+    __m128i u = _mm_mullo_epi32(_mm_cvtps_epi32(v), _mm_setr_epi32(1, 1 << 10, 1 << 20, 0));
+    u = _mm_add_epi32(u, _mm_shuffle_epi32(u, _MM_SHUFFLE(1, 0, 3, 2)));
+    u = _mm_add_epi32(u, _mm_shuffle_epi32(u, _MM_SHUFFLE(2, 3, 0, 1)));
+    return (uint32_t)_mm_cvtsi128_si32(u) ^ OSSAI_PACK_FLIP;
+}
+
+OSSAI_SKIN_INLINE void skin_packed(const ossai_skin_batch *b, const int n, const bool tangents)
+{
+    const size_t floats = tangents ? 12 : 8, bytes = OSSAI_PACKED_BYTES(tangents);
+    const float *src = b->src;
+    unsigned char *dst = b->dst;
+    const uint16_t *joints = b->joints;
+    const float *weights = b->weights;
+    const ossa_mat34 *palette = b->palette;
+    for (const float *end = src + b->count * floats; src != end;) {
+        __m128 r[3], c[4];
+        blend(r, palette, joints, weights, n);
+        columns(c, r);
+        /* the position as the float4 kernel computes it; its 16-byte store
+         * leaves w in the normal's place, which the next store overwrites */
+        _mm_storeu_ps((float *)(void *)dst, _mm_add_ps(linear(c, _mm_load_ps(src)), c[3]));
+        uint32_t words[2];
+        words[0] = pack_direction(linear(c, _mm_load_ps(src + 4)));
+        if (tangents)
+            words[1] = pack_direction(linear(c, _mm_load_ps(src + 8))) ^ ossai_pack_hand(src[11]);
+        memcpy(dst + 12, words, tangents ? 8 : 4);
+        src += floats;
+        dst += bytes;
+        joints += n;
+        weights += n - 1;
+    }
+}
+
+OSSAI_SKIN_DISPATCH(ossai_skin_packed_kernel_sse, skin_packed)
