@@ -129,8 +129,11 @@ int frame_clips_run(const frame_options *o, const frame_character *c)
                    "both kinds built from the same keys (in %.1f s), each in its own "
                    "allocation\n",
                    c->description, lib.count, lib.base_count, lib.seconds_built);
-        for (int g = 0; g < 2; ++g) {
-            if (o->common.json && g)
+        /* a group none of whose variants ran (--variant) is left out */
+        for (int g = 0, printed = 0; g < 2; ++g) {
+            if (!v[3 * g].frames_run && !v[3 * g + 1].frames_run && !v[3 * g + 2].frames_run)
+                continue;
+            if (o->common.json && printed++)
                 printf(",");
             bench_print(&reports[g], v + 3 * g, 3, &o->common);
         }
