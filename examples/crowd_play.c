@@ -164,6 +164,10 @@ static int world_init(world *w, const ossa_blob *blob, const ossa_clip *const cl
     desc.clip_count = 2;
     desc.capacity = o->characters;
     desc.mesh = mesh; /* skinned characters are skinned by the update */
+    /* Clips with root motion would carry the characters away from their
+     * placements; this example keeps them where it puts them, as play.c
+     * does, so that each can be checked against it. */
+    desc.no_root_motion = true;
     /* Feet to watch, by name (a name the skeleton lacks is an error). */
     const bool have_feet = ossa_skeleton_find_joint(blob->skeleton, o->feet[0]) >= 0 &&
                            ossa_skeleton_find_joint(blob->skeleton, o->feet[1]) >= 0;

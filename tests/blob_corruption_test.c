@@ -216,7 +216,10 @@ TEST(clip_section_fields_corrupted_are_rejected_with_their_code)
         {"unknown step bits", c->step_offset + 2, 2, 8, 1, OSSA_ERR_BLOB_INVARIANT, "joint 2 has unknown step bits"},
         {"key not finite", c->frames_offset + frame * 3 + 4, 2, nan_bits, 4, OSSA_ERR_BLOB_INVARIANT, "frame 3, joint 1"},
         {"rotation not unit", qw, 2, 0x40400000u, 4, OSSA_ERR_BLOB_INVARIANT, "frame 2, joint 3's rotation"},
-        {"reserved word", CLIP(reserved), 2, 0x80000000u, 4, OSSA_ERR_BLOB_INVARIANT, "reserved word"},
+        {"tracks past the end", CLIP(tracks_offset), 2, 0x80000000u, 4, OSSA_ERR_BLOB_TRUNCATED, "tracks block"},
+        {"tracks in the header", CLIP(tracks_offset), 2, 32, 4, OSSA_ERR_BLOB_INVARIANT, "tracks_offset 32"},
+        {"tracks misaligned", CLIP(tracks_offset), 2, c->frames_offset + 16, 4, OSSA_ERR_BLOB_ALIGNMENT, "tracks block"},
+        {"tracks not a block", CLIP(tracks_offset), 2, c->frames_offset, 4, OSSA_ERR_BLOB_INVARIANT, "'TRKS'"},
     };
     check_corruptions(&f, cases, sizeof cases / sizeof cases[0], true);
     /* Errors inside a section carry the section's position. */

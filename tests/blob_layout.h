@@ -58,7 +58,7 @@ typedef struct tl_clip {
     float duration, rate;
     uint32_t frames_offset, step_offset, name_offset, name_bytes;
     float error, error_time_s;
-    uint32_t error_joint, reserved;
+    uint32_t error_joint, tracks_offset;
 } tl_clip;
 _Static_assert(sizeof(tl_clip) == 64, "the clip header is 64 bytes");
 #define TL_CLIP_HAS_STEP 1u
@@ -90,6 +90,17 @@ _Static_assert(sizeof(tl_clip_packed) == 80, "the compressed clip header is 80 b
 typedef struct tl_packed_segment {
     uint32_t byte_offset, frame_bits;
 } tl_packed_segment;
+
+/* A clip's tracks block header, 64 bytes at tracks_offset: motion frames
+ * f32[frame_count][4] (x, z, yaw, 0), float track values
+ * f32[track_count][frame_count], name offsets u32[track_count]. */
+typedef struct tl_tracks {
+    uint32_t tag, bytes, frame_count, flags, motion_joint, motion_offset;
+    uint32_t track_count, values_offset, names_offset, strings_offset, strings_bytes;
+    uint32_t reserved[5];
+} tl_tracks;
+_Static_assert(sizeof(tl_tracks) == 64, "the tracks header is 64 bytes");
+#define TL_TAG_TRACKS TL_TAG('T', 'R', 'K', 'S')
 enum { TL_TX, TL_TY, TL_TZ, TL_QX, TL_QY, TL_QZ, TL_QW, TL_SX, TL_SY, TL_SZ, TL_COMPONENTS };
 
 /* Mesh section header, 96 bytes. */

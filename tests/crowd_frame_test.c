@@ -127,6 +127,7 @@ TEST(crowd_footfalls_are_where_reference_foot_heights_cross_the_contact_height)
     REQUIRE(ts_crowd_make(&f, 16, 0, -1));
     ossa_entity e[16];
     ts_rng r = ts_rng_make(3);
+    double playhead[16];
     for (int i = 0; i < 16; ++i) {
         ossa_character_desc d = {0};
         d.clip_a = d.clip_b = 1 + i % 2; /* walk, run */
@@ -134,15 +135,24 @@ TEST(crowd_footfalls_are_where_reference_foot_heights_cross_the_contact_height)
         d.position = (ossa_float3){(float)i, 0.5f * (float)(i % 3), 0};
         d.yaw_rad = 0.3f * (float)i;
         REQUIRE(ossa_crowd_spawn(f.crowd, &d, &e[i]) == OSSA_OK);
+        playhead[i] = d.time_s;
     }
     const int feet[2] = {ossa_skeleton_find_joint(f.dc.skeleton, "foot_l"),
                          ossa_skeleton_find_joint(f.dc.skeleton, "foot_r")};
     REQUIRE(feet[0] >= 0 && feet[1] >= 0);
     const float contact = f.crowd->foot_contact[0];
     CHECK(contact > 0.0f);
-    float prev[16][2];
-    for (int i = 0; i < 16; ++i)
-        prev[i][0] = prev[i][1] = NAN;
+    /* each foot's height at every frame of walk and run, from reference
+     * poses: the tracks footfalls are falling crossings of */
+    float *heights[2][3];
+    ossa_float_track tracks[2][3];
+    for (int k = 0; k < 2; ++k)
+        for (int c = 1; c < 3; ++c) {
+            heights[k][c] = ts_crowd_foot_heights(&f, c, feet[k]);
+            tracks[k][c] = (ossa_float_track){
+                heights[k][c], TS_CROWD_HEIGHT_SAMPLES(ossa_clip_frame_count(f.clips[c])),
+                ossa_clip_duration(f.clips[c])};
+        }
     int expected = 0, total = 0, per_character[16] = {0};
     for (int frame = 0; frame < 90; ++frame) {
         REQUIRE(ts_crowd_frame(&f, 1.0f / 30.0f, 1) == OSSA_OK);
@@ -150,15 +160,20 @@ TEST(crowd_footfalls_are_where_reference_foot_heights_cross_the_contact_height)
         const ossa_footfall *ff = ossa_crowd_footfalls(f.crowd, &count);
         total += count;
         for (int i = 0; i < 16; ++i) {
+            const double before = playhead[i];
+            playhead[i] += 1.0 / 30.0;
             ossa_character_state st;
             REQUIRE(ossa_crowd_character(f.crowd, e[i], &st) == OSSA_OK);
-            ossa_mat34 pose[OSSA_DEFAULT_JOINT_COUNT];
-            ts_crowd_reference_pose(&f, &st, pose);
+            const ossa_mat34 *pose = ossa_crowd_pose(f.crowd, e[i]);
+            REQUIRE(pose != NULL);
             for (int k = 0; k < 2; ++k) {
-                const float h = pose[feet[k]].m[1][3] - st.position.y;
-                const int hit = h < contact && prev[i][k] >= contact;
-                prev[i][k] = h;
-                if (!hit)
+                const float from = (float)before, to = (float)playhead[i];
+                ossa_track_event ev[4];
+                int hits = 0;
+                ossa_track_event_job job = {&tracks[k][st.clip_a], 1, NULL, 0, &from, &to, 1, 0, 0,
+                                            contact, OSSA_EDGE_FALLING, ev, 4, &hits};
+                REQUIRE(ossa_track_event_job_run(&job) == OSSA_OK);
+                if (!hits)
                     continue;
                 /* the crowd reports this one, at the foot */
                 int found = 0;
@@ -169,14 +184,18 @@ TEST(crowd_footfalls_are_where_reference_foot_heights_cross_the_contact_height)
                         found = 1;
                 CHECK(found);
                 ++expected;
-                ++per_character[i];
+                per_character[i] += hits;
             }
+            CHECK_INT(st.footfalls, per_character[i]);
         }
     }
     CHECK_INT(total, expected);
     /* walking and running for 3 s: every character steps with both feet */
     for (int i = 0; i < 16; ++i)
         CHECK(per_character[i] >= 4);
+    for (int k = 0; k < 2; ++k)
+        for (int c = 1; c < 3; ++c)
+            free(heights[k][c]);
 
     ossa_particles_desc pd = {0};
     pd.capacity = 1000;

@@ -213,3 +213,35 @@ double ts_crowd_diff(const ossa_mat34 *a, const ossa_mat34 *b, int count)
             }
     return worst;
 }
+
+float *ts_crowd_foot_heights(const ts_crowd *f, int clip, int joint)
+{
+    const ossa_clip *c = f->clips[clip];
+    const int frames = TS_CROWD_HEIGHT_SAMPLES(ossa_clip_frame_count(c));
+    float *out = malloc(sizeof *out * (size_t)frames);
+    ossa_transform local[OSSA_DEFAULT_JOINT_COUNT];
+    ossa_mat34 model[OSSA_DEFAULT_JOINT_COUNT];
+    for (int k = 0; k < frames; ++k) {
+        const float t = frames > 1 ? ossa_clip_duration(c) * (float)k / (float)(frames - 1) : 0.0f;
+        ossa_sampling_job s = {0};
+        s.clips = &c;
+        s.clip_count = 1;
+        s.time_s = &t;
+        s.character_count = 1;
+        s.wrap = OSSA_WRAP_CLAMP;
+        s.output = local;
+        s.output_count = OSSA_DEFAULT_JOINT_COUNT;
+        ossa_local_to_model_job l = {0};
+        l.parents = ossa_skeleton_parents(f->dc.skeleton);
+        l.joint_count = OSSA_DEFAULT_JOINT_COUNT;
+        l.local = local;
+        l.local_count = OSSA_DEFAULT_JOINT_COUNT;
+        l.character_count = 1;
+        l.model = model;
+        l.model_count = OSSA_DEFAULT_JOINT_COUNT;
+        if (ossa_sampling_job_run(&s) != OSSA_OK || ossa_local_to_model_job_run(&l) != OSSA_OK)
+            abort();
+        out[k] = model[joint].m[1][3];
+    }
+    return out;
+}

@@ -60,10 +60,17 @@ TEST(scene_characters_stand_on_the_hills_with_their_feet_planted)
         for (int f = 0; f < 2; ++f) {
             const ossa_mat34 *got = &s.model[(size_t)i * (size_t)joints + (size_t)feet[f]];
             const ossa_mat34 *anim = &model[(size_t)i * (size_t)joints + (size_t)feet[f]];
-            const double x = p->m[0][3] + anim->m[0][3], z = p->m[2][3] + anim->m[2][3];
+            /* the placement turns about +y (root motion's) and translates */
+            double x = p->m[0][3], z = p->m[2][3], gx = x, gz = z;
+            for (int k = 0; k < 3; ++k) {
+                x += (double)p->m[0][k] * anim->m[k][3];
+                z += (double)p->m[2][k] * anim->m[k][3];
+                gx += (double)p->m[0][k] * got->m[k][3];
+                gz += (double)p->m[2][k] * got->m[k][3];
+            }
             const double want_y =
                 ground_relief_height(&s.ik.relief, (float)x, (float)z) + anim->m[1][3];
-            const double dx = p->m[0][3] + got->m[0][3] - x, dz = p->m[2][3] + got->m[2][3] - z;
+            const double dx = gx - x, dz = gz - z;
             const double dy = p->m[1][3] + got->m[1][3] - want_y;
             worst = fmax(worst, sqrt(dx * dx + dy * dy + dz * dz));
         }

@@ -63,6 +63,26 @@ typedef struct ossa_raw_joint_track {
     ossa_raw_track3 scale;
 } ossa_raw_joint_track;
 
+/* A curve of scalars - an animated property: a morph target's weight, a
+ * custom property, one channel of a node - that becomes a float track of
+ * the clip (ossa/tracks.h), baked at the clip's frames like the joints'
+ * curves. */
+typedef struct ossa_raw_float_track {
+    const char *name;             /* required, non-empty, unique within the clip */
+    const float *times_s;         /* key_count, finite, non-decreasing */
+    const float *values;          /* key_count, finite */
+    const float *in_tangents;     /* CUBICSPLINE only: key_count */
+    const float *out_tangents;    /* CUBICSPLINE only: key_count */
+    int key_count;                /* >= 1 */
+    ossa_interpolation interpolation;
+} ossa_raw_float_track;
+
+/* A clip's float tracks (the importer's per-clip list). */
+typedef struct ossa_raw_float_tracks {
+    const ossa_raw_float_track *tracks;
+    int count;
+} ossa_raw_float_tracks;
+
 typedef struct ossa_raw_clip {
     const char *name;        /* may be NULL (empty name) */
     float duration_s;        /* 0 means the last key time over all tracks */
@@ -83,6 +103,13 @@ typedef struct ossa_raw_clip {
 #define OSSA_CLIP_DEFAULT_DISTANCE_M 0.03f    /* 3 cm */
 /* The highest rate the automatic choice takes (Hz). */
 #define OSSA_CLIP_MAX_AUTO_RATE 1000.0f
+/* What the builder does with the travel of the character (ossa/root_motion.h). */
+typedef enum ossa_root_motion_mode {
+    OSSA_ROOT_MOTION_KEEP = 0, /* default: the clip moves as its source does; no motion track */
+    OSSA_ROOT_MOTION_EXTRACT,  /* the joint's travel on the ground and its turn about +y
+                                * go into a motion track; the clip plays in place */
+    OSSA_ROOT_MOTION_MODE_COUNT
+} ossa_root_motion_mode;
 
 typedef struct ossa_clip_build_options {
     /* Frames per second of the runtime keys. 0 (default) chooses it per clip:
@@ -112,13 +139,34 @@ typedef struct ossa_clip_build_options {
     int max_frames;
     /* Store raw float keys (ten per joint and frame) instead of compressing
      * (the default: docs/compression.md). Raw clips are larger and sample
-     * the resampled keys exactly; both kinds sample through the same jobs. */
+     * the resampled keys exactly; both kinds sample through the same jobs.
+     * A clip with root motion extracted or float tracks is stored raw
+     * whatever this says (not compressed yet: report->compressed is false). */
     bool raw;
     /* The compressor's effort: 0 (default) raises the bits of the component
      * whose error weighs most on the worst joint; 1 measures every
      * candidate first (about 1 % smaller, two to three times slower). */
     int compression_level;
     ossa_allocator allocator;
+    /* Root motion (ossa/root_motion.h). With OSSA_ROOT_MOTION_EXTRACT, the
+     * joint's model-space travel on the ground plane (x, z; +y is up) and
+     * its turn about +y (the twist about +y of its rotation relative to
+     * frame 0), measured from frame 0, become the clip's motion track M(t),
+     * and the joint's local keys are rewritten so that its model transform
+     * is M(t)^-1 times the source's: the clip plays in place, and the clip
+     * plus the motion is the source. */
+    ossa_root_motion_mode root_motion;
+    /* The joint whose travel is extracted, by name (OSSA_ERR_NOT_FOUND when
+     * the skeleton has no such joint). NULL: the skeleton's first root when
+     * it moves or turns in this clip, else the shallowest joint (parents
+     * first) that moves on the ground - the hips under a still root; no
+     * motion track when nothing moves. */
+    const char *root_motion_joint;
+    /* Float tracks to bake into the clip (NULL, 0: none), over its frames:
+     * its animated scalar channels, as the importer gives them per clip
+     * (ossa_import.clip_float_tracks). */
+    const ossa_raw_float_track *float_tracks;
+    int float_track_count;
 } ossa_clip_build_options;
 
 typedef struct ossa_clip_build_report {
@@ -150,6 +198,16 @@ typedef struct ossa_clip_build_report {
     int matched_tracks;          /* tracks whose joint exists in the skeleton */
     int unmatched_tracks;        /* tracks naming no joint (ignored) */
     const char *first_unmatched; /* one of them (points into raw), or NULL */
+    /* Root motion: the joint extracted (-1: none), one loop's motion (model
+     * units, radians) and how far the joint travelled on the ground over
+     * the clip, summed frame to frame. */
+    int root_motion_joint;
+    float loop_x, loop_z, loop_yaw_rad;
+    float root_travel;
+    /* Float tracks stored, and their largest error against the source
+     * curves (at source keys and midway between frames). */
+    int float_tracks;
+    float max_float_track_error;
 } ossa_clip_build_report;
 
 /* Builds *out (one allocation, freed with ossa_clip_free). report and options
@@ -177,6 +235,7 @@ int ossa_clip_rigid_mesh_reach(const ossa_skeleton *skeleton, const struct ossa_
  * its error against. Tools and tests use these as the source's definition. */
 ossa_float3 ossa_raw_track3_eval(const ossa_raw_track3 *track, float t_s);
 ossa_quat ossa_raw_track_quat_eval(const ossa_raw_track_quat *track, float t_s);
+float ossa_raw_float_track_eval(const ossa_raw_float_track *track, float t_s);
 
 #ifdef __cplusplus
 }

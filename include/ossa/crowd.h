@@ -16,11 +16,12 @@
  *   apart from cold state (name, spawn time, statistics).
  *
  * Frame: ossa_crowd_begin_frame (one thread) advances the playheads of the
- * active characters and plans this frame's batches; ossa_crowd_update runs
- * any range of them - sample two clips, blend, local->model with the
- * character's placement as root, IK when it is on, write the world-space
- * pose (and the skinned characters' palettes) - and can be
- * called from several threads on disjoint ranges, each with its own scratch;
+ * active characters (phase sync, fades) and plans this frame's batches;
+ * ossa_crowd_update runs any range of them - sample two clips, blend, move
+ * the placement by root motion, local->model with the placement as root,
+ * IK when it is on, write the world-space pose (and the skinned characters'
+ * palettes) - and can be called from several threads on disjoint ranges,
+ * each with its own scratch;
  * ossa_crowd_end_frame (one thread) gathers the frame's footfalls in batch
  * order. Results are bit-identical for any split of the batches.
  *
@@ -56,6 +57,8 @@
 #include "result.h"
 #include "skeleton.h"
 #include "skinning_job.h"
+#include "socket.h"
+#include "tracks.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -108,10 +111,22 @@ float ossa_crowd_ground_height(const ossa_crowd_ground *ground, float x, float z
 
 /* Feet watched for footfalls, at most. */
 #define OSSA_CROWD_MAX_FEET 4
+/* Triggers on float tracks, at most; events of one trigger kept per
+ * character and update, at most. */
+#define OSSA_CROWD_MAX_TRIGGERS 8
+#define OSSA_CROWD_EVENTS_PER_UPDATE 2
 /* Bytes of a character's name kept (with the NUL). */
 #define OSSA_CROWD_NAME_BYTES 32
 
 typedef struct ossa_crowd ossa_crowd;
+
+/* An event source: the crossings of a threshold by a named float track of
+ * the clips (ossa/tracks.h), reported per frame by ossa_crowd_events. */
+typedef struct ossa_crowd_trigger {
+    const char *track;  /* float track name; at least one clip must have it */
+    float threshold;    /* finite */
+    ossa_edge edges;    /* default OSSA_EDGE_BOTH */
+} ossa_crowd_trigger;
 
 typedef struct ossa_crowd_desc {
     const ossa_skeleton *skeleton;   /* required */
@@ -128,8 +143,19 @@ typedef struct ossa_crowd_desc {
     const char *const *foot_names;
     int foot_count;                  /* <= OSSA_CROWD_MAX_FEET */
     /* A footfall is a foot going below this height above its character's
-     * root. 0 means 1.25 x the foot's height in the rest pose. */
+     * root: a falling crossing of the foot's height track - its model-space
+     * height in the clip's pose four times per frame interval, computed by
+     * ossa_crowd_init - by the
+     * character's dominant layer (the clip weighing more) between its
+     * playheads at its last update and now (ossa_track_event_job's
+     * definition: loop-aware, backwards too). 0 means 1.25 x the foot's
+     * height in the rest pose. */
     float foot_contact_height;
+    /* Events on the clips' float tracks (copied; names are not kept), each
+     * watched on the dominant layer like the feet. A name no clip has is
+     * OSSA_ERR_NOT_FOUND; a clip without the track never fires it. */
+    const ossa_crowd_trigger *triggers;
+    int trigger_count;                 /* <= OSSA_CROWD_MAX_TRIGGERS */
     /* Skinning, optional. The mesh the skinned characters wear: with it,
      * ossa_crowd_update also skins them into the buffer given by
      * ossa_crowd_set_skin_output. It must outlive the crowd. Its skin joints
@@ -145,6 +171,12 @@ typedef struct ossa_crowd_desc {
     /* Most characters marked skinned at once (memory: this many palettes).
      * 0 means capacity when there is a skin. */
     int skinned_capacity;
+    /* Root motion (ossa/root_motion.h): each update moves a character's
+     * placement by the weighted motion of its two layers between their
+     * playheads at its last update and now, so clips with a motion track
+     * carry their characters through the world. true: placements stay
+     * where the game puts them. */
+    bool no_root_motion;
     /* IK's joints; NULL: no IK. A name the skeleton lacks is an error. */
     const ossa_crowd_ik_desc *ik;
 } ossa_crowd_desc;
@@ -172,6 +204,10 @@ typedef struct ossa_character_desc {
                            * is no longer skinned) */
     bool inactive;        /* spawn culled / sleeping */
     bool skinned;         /* gets a palette every frame (needs the crowd's skin) */
+    /* Phase sync: the two layers play in normalised time, both at the same
+     * phase of their clips, advancing at the rate of the blended duration
+     * (1 - w) duration_a + w duration_b (ossa_crowd_set_sync). */
+    bool sync;
 } ossa_character_desc;
 
 /* Spawns a character: OSSA_ERR_FULL at capacity (or when it is skinned and
@@ -194,6 +230,22 @@ ossa_result ossa_crowd_set_clips(ossa_crowd *crowd, ossa_entity entity, int clip
 ossa_result ossa_crowd_set_speed(ossa_crowd *crowd, ossa_entity entity, float speed);
 ossa_result ossa_crowd_set_placement(ossa_crowd *crowd, ossa_entity entity, ossa_float3 position,
                                      float yaw_rad);
+/* Phase sync on or off (see ossa_character_desc.sync). Turning it on puts
+ * layer b at layer a's phase. */
+ossa_result ossa_crowd_set_sync(ossa_crowd *crowd, ossa_entity entity, bool sync);
+/* Cross-fades the character to `clip` over duration_s seconds (0: at once):
+ * the clip goes into the layer the character is fading away from (or, with
+ * no fade under way, the fainter one), starting at time 0 - or, with
+ * match_phase, at the phase of the layer it fades from - and the blend
+ * weight moves linearly to that layer over the fade. A fade is data (its
+ * start and length), applied by every frame the same way. Asking for the
+ * clip the character already fades to (or plays) changes nothing. A fade
+ * begun during another one replaces the layer that was fading out, so
+ * whatever weight that layer still had is lost (the pose jumps by it).
+ * OSSA_ERR_BAD_INDEX for a clip out of range, OSSA_ERR_BAD_VALUE for a
+ * duration that is negative or not finite. */
+ossa_result ossa_crowd_transition(ossa_crowd *crowd, ossa_entity entity, int clip,
+                                  float duration_s, bool match_phase);
 /* Marks a character skinned or not: OSSA_ERR_FULL when skinned_capacity
  * characters already are (always, for a crowd without a skin). A skinned
  * character gets its palette from its next update on. */
@@ -215,6 +267,9 @@ typedef struct ossa_character_state {
     uint64_t spawn_frame;     /* cold: the crowd's frame number at spawn */
     uint32_t updates;         /* cold: poses computed */
     uint32_t footfalls;       /* cold: footfalls detected */
+    bool sync;                /* phase sync (layers in normalised time) */
+    float fade_to;            /* the weight_b the current fade ends at (weight_b when none) */
+    float fade_left_s;        /* seconds left of the current fade (0 when none) */
 } ossa_character_state;
 
 ossa_result ossa_crowd_character(const ossa_crowd *crowd, ossa_entity entity,
@@ -224,6 +279,13 @@ ossa_result ossa_crowd_character(const ossa_crowd *crowd, ossa_entity entity,
  * pointer stays valid while the entity lives (poses do not move when
  * characters change buckets); its contents change at the entity's updates. */
 const ossa_mat34 *ossa_crowd_pose(const ossa_crowd *crowd, ossa_entity entity);
+/* Where a socket of the character is in the world (ossa/socket.h): its
+ * joint's world transform as of the character's last update, times the
+ * socket's offset - the transform of a prop it holds. OSSA_ERR_STALE_ID,
+ * OSSA_ERR_BAD_INDEX for a joint out of range, OSSA_ERR_NOT_FOUND before
+ * its first update (it has no pose yet). */
+ossa_result ossa_crowd_socket(const ossa_crowd *crowd, ossa_entity entity,
+                              const ossa_socket *socket, ossa_mat34 *out);
 /* A skinned, active character's palette (the crowd's skin_joint_count
  * matrices, world space, 16-byte aligned) as of its last update, or NULL when
  * it is stale, not skinned, inactive or not updated since it became skinned
@@ -326,8 +388,9 @@ typedef enum ossa_crowd_stage {
     OSSA_CROWD_STAGE_SAMPLE_A = 0,   /* sample the first clip */
     OSSA_CROWD_STAGE_SAMPLE_B,       /* sample the second clip */
     OSSA_CROWD_STAGE_BLEND,          /* blend the two */
-    OSSA_CROWD_STAGE_LOCAL_TO_MODEL, /* walk the hierarchy, placement as root */
-    OSSA_CROWD_STAGE_POSE_OUT,       /* write the world poses; footfalls */
+    OSSA_CROWD_STAGE_LOCAL_TO_MODEL, /* root motion moves the placement; walk the
+                                      * hierarchy, placement as root */
+    OSSA_CROWD_STAGE_POSE_OUT,       /* write the world poses; footfalls and events */
     OSSA_CROWD_STAGE_PALETTE,        /* palettes (batches with skinned characters) */
     OSSA_CROWD_STAGE_SKIN,           /* skinning them (with a mesh and a skin output) */
     /* IK, with a ground or a look target: between local->model and pose out
@@ -353,8 +416,24 @@ typedef struct ossa_footfall {
     ossa_float3 position; /* world space */
 } ossa_footfall;
 
-/* The footfalls of the last ended frame (valid until the next begin_frame). */
+/* The footfalls of the last ended frame (valid until the next begin_frame).
+ * A character updated every few frames reports the footfalls of all of them
+ * at its update (one per foot is listed; its footfalls count has them all). */
 const ossa_footfall *ossa_crowd_footfalls(const ossa_crowd *crowd, int *count);
+
+/* A trigger's crossing this frame. */
+typedef struct ossa_crowd_event {
+    ossa_entity entity;
+    int trigger;   /* index into the crowd's triggers */
+    int clip;      /* the clip whose track crossed */
+    float time_s;  /* its clip time at the crossing */
+    bool rising;   /* upwards, in the direction of play */
+} ossa_crowd_event;
+
+/* The events of the last ended frame, in batch order and, per character, in
+ * the order they were passed (at most OSSA_CROWD_EVENTS_PER_UPDATE per
+ * trigger and update); valid until the next begin_frame. */
+const ossa_crowd_event *ossa_crowd_events(const ossa_crowd *crowd, int *count);
 
 /* Counts of the last begun frame. */
 typedef struct ossa_crowd_stats {

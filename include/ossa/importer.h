@@ -61,6 +61,14 @@ typedef struct ossa_import_options {
      * ozz-animation among them, build from the same file. */
     bool all_nodes;
     ossa_allocator allocator; /* default aligned_alloc/free */
+    /* Nodes (joints or not) whose animated channels also become float
+     * tracks of every clip that moves them, by name: "<node>.translation.x",
+     * ".rotation.w", ".scale.z"... one per component that changes over the
+     * clip (lengths scaled). A name the file's clips do not animate gives no
+     * track (several files may share these options; ossa build refuses a
+     * name no input animates). */
+    const char *const *track_nodes;
+    int track_node_count;
 } ossa_import_options;
 
 /* What one imported file holds. Every pointer stays valid until
@@ -85,6 +93,11 @@ typedef struct ossa_import {
      * from the clip's start. */
     const ossa_raw_clip *clips;
     int clip_count;
+    /* Per clip (clip_count entries): its animated scalar channels as float
+     * tracks (ossa_clip_build_options.float_tracks) - glTF morph target
+     * weights ("<node>.weights[i]"), FBX animated custom properties
+     * ("<node>.<property>"), and the channels of options.track_nodes. */
+    const ossa_raw_float_tracks *clip_float_tracks;
     /* Skinned meshes, and rigid meshes attached to a joint (one skin joint,
      * weight 1). Vertices are in source order: a file's own order for
      * indexed formats (glTF); for files assimp reads one vertex per face

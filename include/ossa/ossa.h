@@ -31,6 +31,11 @@
  *                  ossa_ik_aim_job (ik.h): local    ossa_lane_ik_aim_job (ik.h)
  *                  corrections, then 3 again
  *
+ * Beside the stages: the motion a clip carries its character between two
+ * playheads (root_motion.h: ossa_root_motion_job, ossa_lane_root_motion_job);
+ * a clip's float tracks and their events (tracks.h); where something held by
+ * a joint is (socket.h).
+ *
  * The one-character jobs are the readable reference every fast path is
  * tested against. Lane jobs lay W characters side by side ([joint][component]
  * [character]) and run stages 1-4 with vertical SIMD; they end in ordinary
@@ -56,10 +61,13 @@
 #include "mesh.h"
 #include "palette_job.h"
 #include "result.h"
+#include "root_motion.h"
 #include "sampling_job.h"
 #include "simd.h"
 #include "skeleton.h"
 #include "skinning_job.h"
+#include "socket.h"
+#include "tracks.h"
 
 #define OSSA_VERSION_MAJOR 0
 #define OSSA_VERSION_MINOR 1

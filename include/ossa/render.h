@@ -127,6 +127,10 @@ typedef struct ossa_render_frame {
     ossa_render_camera camera; /* required */
     int width, height;         /* viewport in pixels; required */
     bool no_ground;            /* true: no ground plane, the characters alone */
+    /* true: draw over what the framebuffer holds instead of clearing it -
+     * a second renderer's mesh (a prop each character holds) into the same
+     * picture. */
+    bool no_clear;
     /* The ground spreads under this box (world space; only x and z count).
      * Zero (min == max) means the box of the mesh at every placement - pass
      * the skinned vertices' bounds when the streams are already in world

@@ -8,12 +8,6 @@
 #include <stdint.h>
 #include <string.h>
 
-static void reset_feet(ossa_crowd *c, int slot)
-{
-    for (int f = 0; f < OSSA_CROWD_MAX_FEET; ++f)
-        c->foot_prev[(size_t)slot * OSSA_CROWD_MAX_FEET + f] = NAN;
-}
-
 static int slot_of(const ossa_crowd *c, ossa_entity e)
 {
     if (!c || e.index >= (uint32_t)c->capacity || e.generation == 0 ||
@@ -76,13 +70,13 @@ ossa_result ossa_crowd_spawn(ossa_crowd *crowd, const ossa_character_desc *d, os
     crowd->clip_b[slot] = (uint16_t)d->clip_b;
     crowd->weight_b[slot] = d->weight_b;
     crowd->time_a[slot] = crowd->time_b[slot] = d->time_s;
+    ossai_crowd_locomotion_reset(crowd, slot, d->sync);
     crowd->speed[slot] = speed;
     place(crowd, slot, d->position, d->yaw_rad);
     crowd->interval[slot] = (uint8_t)interval;
     crowd->skinned[slot] = d->skinned;
     crowd->skinned_marked += d->skinned;
     crowd->palette_ready[slot] = 0;
-    reset_feet(crowd, slot);
     memset(crowd->name[slot], 0, OSSA_CROWD_NAME_BYTES);
     if (d->name)
         strncpy(crowd->name[slot], d->name, OSSA_CROWD_NAME_BYTES - 1);
@@ -130,8 +124,7 @@ ossa_result ossa_crowd_set_active(ossa_crowd *crowd, ossa_entity e, bool active)
     if (active == (b != BUCKET_INACTIVE))
         return OSSA_OK;
     if (active) {
-        const int at = ossai_crowd_move(crowd, slot, ossai_crowd_home_bucket(crowd, slot));
-        reset_feet(crowd, at); /* no footfall from before the sleep */
+        ossai_crowd_move(crowd, slot, ossai_crowd_home_bucket(crowd, slot));
     } else {
         ossai_crowd_move(crowd, slot, BUCKET_INACTIVE);
         ossai_crowd_rebalance(crowd, ossai_crowd_bucket_interval(b));
@@ -181,6 +174,8 @@ ossa_result ossa_crowd_set_clips(ossa_crowd *crowd, ossa_entity e, int clip_a, i
     crowd->clip_a[slot] = (uint16_t)clip_a;
     crowd->clip_b[slot] = (uint16_t)clip_b;
     crowd->weight_b[slot] = weight_b;
+    crowd->fade_from[slot] = crowd->fade_to[slot] = weight_b; /* no fade */
+    crowd->fade_rate[slot] = 0.0f;
     return OSSA_OK;
 }
 
@@ -226,6 +221,7 @@ ossa_result ossa_crowd_character(const ossa_crowd *crowd, ossa_entity e, ossa_ch
     out->spawn_frame = crowd->spawn_frame[slot];
     out->updates = crowd->updates[slot];
     out->footfalls = crowd->footfalls[slot];
+    ossai_crowd_locomotion_state(crowd, slot, out);
     return OSSA_OK;
 }
 

@@ -1,40 +1,95 @@
-/* crowd_events.c - what a crowd frame reports: footfalls (found per batch,
- * gathered in batch order at the frame's end) and the dust they raise. */
+/* crowd_events.c - what a crowd frame reports: footfalls (falling
+ * crossings of the feet's height tracks) and trigger events (crossings of
+ * the clips' float tracks), found per batch by the lane event job over each
+ * character's dominant layer since its last update and gathered in batch
+ * order at the frame's end; and the dust footfalls raise. */
 #include "crowd_internal.h"
 
 #include <math.h>
 #include <string.h>
 
-/* A foot going below its contact height since its last update is a
- * footfall; appended without a branch. */
-void ossai_crowd_footfalls(ossa_crowd *c, int batch, int first, int n, const float *model)
+/* The batch's dominant layers: clip, and the playheads of its advance. */
+typedef struct dominant {
+    uint16_t clip[OSSA_LANE_MAX_WIDTH];
+    float from[OSSA_LANE_MAX_WIDTH], to[OSSA_LANE_MAX_WIDTH];
+} dominant;
+
+/* Events of one track set (views per clip) for the batch's characters. */
+static void watch(const ossa_crowd *c, const dominant *d, int n, const ossa_float_track *views,
+                  float threshold, ossa_edge edges, ossa_track_event *events, int per,
+                  int *counts)
+{
+    ossa_lane_track_event_job job = {0};
+    job.tracks = views;
+    job.track_count = c->clip_count;
+    job.track_index = d->clip;
+    job.track_index_count = n;
+    job.from_s = d->from;
+    job.to_s = d->to;
+    job.character_count = n;
+    job.width = c->width;
+    job.path = c->path;
+    job.threshold = threshold;
+    job.edges = edges;
+    job.events = events;
+    job.events_per_character = per;
+    job.event_count = counts;
+    if (ossa_lane_track_event_job_run(&job) != OSSA_OK)
+        for (int l = 0; l < n; ++l) /* finite playheads, valid views: not reached */
+            counts[l] = 0;
+}
+
+void ossai_crowd_events(ossa_crowd *c, int batch, int first, int n, const float *model)
 {
     const int w = c->width;
+    dominant d;
+    for (int l = 0; l < n; ++l) {
+        const int s = first + l;
+        const bool b = c->weight_b[s] >= 0.5f;
+        d.clip[l] = b ? c->clip_b[s] : c->clip_a[s];
+        d.to[l] = b ? c->time_b[s] : c->time_a[s];
+        d.from[l] = d.to[l] - (b ? c->pending_b[s] : c->pending_a[s]);
+        c->pending_a[s] = c->pending_b[s] = 0.0f;
+    }
+    ossa_track_event events[OSSA_LANE_MAX_WIDTH * OSSA_CROWD_EVENTS_PER_UPDATE];
+    int counts[OSSA_LANE_MAX_WIDTH];
+    /* footfalls: one listed per foot and update, at the foot */
     ossa_footfall *out = c->batch_footfall + (size_t)batch * (size_t)w * OSSA_CROWD_MAX_FEET;
     int found = 0;
     for (int f = 0; f < c->foot_count; ++f) {
+        watch(c, &d, n, c->foot_track + (size_t)f * (size_t)c->clip_count, c->foot_contact[f],
+              OSSA_EDGE_FALLING, events, 1, counts);
         const float *m = model + (size_t)c->foot_joint[f] * OSSA_LANE_MODEL_COMPONENTS * (size_t)w;
-        const float contact = c->foot_contact[f];
         for (int l = 0; l < n; ++l) {
             const int s = first + l;
-            /* above the ground below the foot, when IK plants feet on one */
-            const float base = c->ik.ground.heights
-                                   ? ossa_crowd_ground_height(&c->ik.ground, m[3 * w + l],
-                                                              m[11 * w + l])
-                                   : c->pos_y[s];
-            const float height = m[7 * w + l] - base;
-            float *prev = &c->foot_prev[(size_t)s * OSSA_CROWD_MAX_FEET + (size_t)f];
-            const int hit = height < contact && *prev >= contact;
             const uint32_t index = c->entity[s];
             out[found].entity = (ossa_entity){index, c->generation[index]};
             out[found].foot = f;
             out[found].position = (ossa_float3){m[3 * w + l], m[7 * w + l], m[11 * w + l]};
-            found += hit;
-            c->footfalls[s] += (uint32_t)hit;
-            *prev = height;
+            found += counts[l] > 0;
+            c->footfalls[s] += (uint32_t)counts[l];
         }
     }
     c->batch_events[batch] = found;
+    /* triggers */
+    const int per = OSSA_CROWD_EVENTS_PER_UPDATE;
+    ossa_crowd_event *ev =
+        c->batch_event + (size_t)batch * (size_t)w * (size_t)c->trigger_count * (size_t)per;
+    int listed = 0;
+    for (int t = 0; t < c->trigger_count; ++t) {
+        watch(c, &d, n, c->trigger_track + (size_t)t * (size_t)c->clip_count,
+              c->trigger_threshold[t], c->trigger_edges[t], events, per, counts);
+        for (int l = 0; l < n; ++l) {
+            const uint32_t index = c->entity[first + l];
+            const int kept = counts[l] < per ? counts[l] : per;
+            for (int e = 0; e < kept; ++e) {
+                const ossa_track_event *x = &events[l * per + e];
+                ev[listed++] = (ossa_crowd_event){{index, c->generation[index]}, t, d.clip[l],
+                                                  x->time_s, x->rising};
+            }
+        }
+    }
+    c->batch_trigger_count[batch] = listed;
 }
 
 ossa_result ossa_crowd_end_frame(ossa_crowd *c)
@@ -42,13 +97,19 @@ ossa_result ossa_crowd_end_frame(ossa_crowd *c)
     if (!c)
         return OSSA_ERR_MISSING_INPUT;
     const size_t per_batch = (size_t)c->width * OSSA_CROWD_MAX_FEET;
-    int n = 0;
+    const size_t events_per_batch =
+        (size_t)c->width * (size_t)c->trigger_count * OSSA_CROWD_EVENTS_PER_UPDATE;
+    int n = 0, e = 0;
     for (int b = 0; b < c->batch_count; ++b) {
         memcpy(c->footfall + n, c->batch_footfall + (size_t)b * per_batch,
                sizeof(ossa_footfall) * (size_t)c->batch_events[b]);
         n += c->batch_events[b];
+        memcpy(c->event + e, c->batch_event + (size_t)b * events_per_batch,
+               sizeof(ossa_crowd_event) * (size_t)c->batch_trigger_count[b]);
+        e += c->batch_trigger_count[b];
     }
     c->footfall_count = n;
+    c->event_count = e;
     return OSSA_OK;
 }
 
@@ -57,6 +118,13 @@ const ossa_footfall *ossa_crowd_footfalls(const ossa_crowd *crowd, int *count)
     if (count)
         *count = crowd ? crowd->footfall_count : 0;
     return crowd ? crowd->footfall : NULL;
+}
+
+const ossa_crowd_event *ossa_crowd_events(const ossa_crowd *crowd, int *count)
+{
+    if (count)
+        *count = crowd ? crowd->event_count : 0;
+    return crowd ? crowd->event : NULL;
 }
 
 /* ---- dust ---- */

@@ -2,7 +2,9 @@
  * layout and initialisation), crowd.c (entities, characters), crowd_slots.c
  * (buckets and the moves between them), and the frame: crowd_plan.c
  * (playheads, the plan of batches), crowd_update.c (one batch through every
- * stage), crowd_skin.c (skinning) and crowd_events.c (footfalls, dust). */
+ * stage), crowd_skin.c (skinning), crowd_events.c (footfalls, events, dust),
+ * crowd_tracks.c (the tracks events watch) and crowd_locomotion.c /
+ * crowd_motion.c (playheads, fades, root motion). */
 #ifndef OSSA_CROWD_INTERNAL_H
 #define OSSA_CROWD_INTERNAL_H
 
@@ -33,7 +35,7 @@ typedef struct crowd_column {
     size_t bytes; /* per slot */
 } crowd_column;
 
-#define CROWD_MAX_COLUMNS 24
+#define CROWD_MAX_COLUMNS 32
 
 /* IK (crowd_ik.c): the joints, resolved from the desc, and what the game
  * set for this frame. */
@@ -60,6 +62,7 @@ struct ossa_crowd {
     const ossa_transform *rest;
     const ossa_clip **clips; /* clip_count */
     float *clip_duration;    /* clip_count; +inf for a one-frame clip */
+    bool root_motion; /* !desc.no_root_motion */
     int foot_count;
     int foot_joint[OSSA_CROWD_MAX_FEET];
     float foot_contact[OSSA_CROWD_MAX_FEET];
@@ -81,7 +84,13 @@ struct ossa_crowd {
     float *weight_b, *time_a, *time_b, *speed;
     float *pos_x, *pos_y, *pos_z, *cos_yaw, *sin_yaw;
     uint8_t *interval; /* 1, 2 or 4; kept while inactive */
-    float *foot_prev; /* OSSA_CROWD_MAX_FEET per slot: last height above the root */
+    /* locomotion (crowd_locomotion.c, crowd_motion.c): each layer's playhead
+     * advance since the character's last update (its root motion runs over
+     * it), phase sync, and the fade of weight_b: weight_b = from + (to -
+     * from) min(fade_t rate, 1) */
+    float *pending_a, *pending_b;
+    uint8_t *sync;
+    float *fade_t, *fade_rate, *fade_from, *fade_to;
     uint8_t *skinned;  /* 1: wears the skin (updates in BUCKET_SKINNED while active) */
     uint8_t *palette_ready; /* 1: its palette was computed since it entered BUCKET_SKINNED */
     /* pose_stride matrices per entity index, the first joint_count its world
@@ -124,6 +133,20 @@ struct ossa_crowd {
     ossa_footfall *batch_footfall; /* batch_capacity x width x feet */
     ossa_footfall *footfall;       /* capacity x feet: the frame's, in batch order */
     int footfall_count;
+    /* events (crowd_tracks.c builds the views, crowd_events.c watches them):
+     * per foot and clip, its height track (values in foot_height); per
+     * trigger and clip, the clip's track (a one-frame view where it has
+     * none, which never crosses) */
+    ossa_float_track *foot_track;  /* foot_count x clip_count */
+    float *foot_height;
+    int trigger_count;
+    float trigger_threshold[OSSA_CROWD_MAX_TRIGGERS];
+    ossa_edge trigger_edges[OSSA_CROWD_MAX_TRIGGERS];
+    ossa_float_track *trigger_track; /* trigger_count x clip_count */
+    int32_t *batch_trigger_count;    /* events found by each batch */
+    ossa_crowd_event *batch_event;   /* batch_capacity x width x triggers x per update */
+    ossa_crowd_event *event;         /* capacity x triggers x per update: the frame's */
+    int event_count;
     ossa_crowd_stats stats;
 };
 
@@ -154,8 +177,27 @@ static inline void ossai_crowd_stage(const ossa_crowd *c, ossa_crowd_stage k)
     if (c->stage_hook)
         c->stage_hook(c->stage_hook_user, k);
 }
-/* Footfalls of batch `batch` (slots [first, first + n)) from its lane model. */
-void ossai_crowd_footfalls(ossa_crowd *c, int batch, int first, int n, const float *model);
+/* begin_frame's playheads: fades, phase sync, the advance of both layers
+ * (crowd_locomotion.c). */
+void ossai_crowd_advance(ossa_crowd *c, float dt_s, int active);
+/* A spawned character's locomotion state: nothing pending, no fade. */
+void ossai_crowd_locomotion_reset(ossa_crowd *c, int slot, bool sync);
+/* Its sync and fade, for ossa_crowd_character. */
+void ossai_crowd_locomotion_state(const ossa_crowd *c, int slot, ossa_character_state *out);
+/* Moves the placements of slots [first, first + n) by the weighted root
+ * motion of their layers since their last update (crowd_motion.c). */
+void ossai_crowd_motion(ossa_crowd *c, int first, int n);
+/* Footfalls (positions from the batch's lane model) and trigger events of
+ * batch `batch` (slots [first, first + n)) over the playheads' advance since
+ * the characters' last update, which it then clears (crowd_events.c). */
+void ossai_crowd_events(ossa_crowd *c, int batch, int first, int n, const float *model);
+/* Floats of the feet's height tracks for a crowd of these clips and feet,
+ * and ossa_crowd_init's filling of them and of every track view
+ * (crowd_tracks.c). */
+size_t ossai_crowd_height_floats(const ossa_crowd_desc *desc, int foot_count);
+void ossai_crowd_tracks_init(ossa_crowd *c, const ossa_crowd_desc *desc);
+/* OSSA_OK, or why the desc's triggers are unusable. */
+ossa_result ossai_crowd_check_triggers(const ossa_crowd_desc *desc);
 /* The IK desc's joints exist (OSSA_ERR_NOT_FOUND otherwise) and its values
  * are valid; fills *ik when it is not NULL. No desc.ik: no IK. */
 ossa_result ossai_crowd_ik_resolve(const ossa_crowd_desc *d, crowd_ik *ik);

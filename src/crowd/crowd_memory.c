@@ -84,6 +84,9 @@ static ossa_result check_desc(const ossa_crowd_desc *d)
         return OSSA_ERR_NOT_FOUND;
     if (!(d->foot_contact_height >= 0.0f) || !isfinite(d->foot_contact_height))
         return OSSA_ERR_BAD_VALUE;
+    ossa_result r = ossai_crowd_check_triggers(d);
+    if (r != OSSA_OK)
+        return r;
     const int skins = skin_joint_count(d);
     if (d->skin_joint_count < 0 || d->skinned_capacity < 0 ||
         d->skinned_capacity > d->capacity || (d->skinned_capacity && !skins))
@@ -147,7 +150,13 @@ static ossa_crowd *layout(carver *k, const ossa_crowd_desc *d)
     COLUMN(cos_yaw, 1);
     COLUMN(sin_yaw, 1);
     COLUMN(interval, 1);
-    COLUMN(foot_prev, OSSA_CROWD_MAX_FEET);
+    COLUMN(pending_a, 1);
+    COLUMN(pending_b, 1);
+    COLUMN(sync, 1);
+    COLUMN(fade_t, 1);
+    COLUMN(fade_rate, 1);
+    COLUMN(fade_from, 1);
+    COLUMN(fade_to, 1);
     COLUMN(skinned, 1);
     COLUMN(palette_ready, 1);
     COLUMN(name, 1);
@@ -164,6 +173,16 @@ static ossa_crowd *layout(carver *k, const ossa_crowd_desc *d)
     x->batch_footfall = carve(k, batches * (size_t)width * OSSA_CROWD_MAX_FEET,
                               sizeof *x->batch_footfall);
     x->footfall = carve(k, cap * OSSA_CROWD_MAX_FEET, sizeof *x->footfall);
+    const size_t clips = (size_t)d->clip_count, triggers = (size_t)d->trigger_count;
+    const size_t per = OSSA_CROWD_EVENTS_PER_UPDATE;
+    int feet[OSSA_CROWD_MAX_FEET];
+    const int foot_count = find_feet(d, feet);
+    x->foot_track = carve(k, (size_t)foot_count * clips, sizeof *x->foot_track);
+    x->foot_height = carve(k, ossai_crowd_height_floats(d, foot_count), sizeof *x->foot_height);
+    x->trigger_track = carve(k, triggers * clips, sizeof *x->trigger_track);
+    x->batch_trigger_count = carve(k, batches, sizeof *x->batch_trigger_count);
+    x->batch_event = carve(k, batches * (size_t)width * triggers * per, sizeof *x->batch_event);
+    x->event = carve(k, cap * triggers * per, sizeof *x->event);
     const size_t skins = (size_t)skin_joint_count(d);
     x->skin_joint = carve(k, skins, sizeof *x->skin_joint);
     x->inverse_bind = carve(k, skins, sizeof *x->inverse_bind);
@@ -217,6 +236,7 @@ ossa_result ossa_crowd_init(ossa_crowd **out, void *memory, size_t bytes,
     c->capacity = desc->capacity;
     c->width = desc->width ? desc->width : ossa_lane_width();
     c->path = desc->path;
+    c->root_motion = !desc->no_root_motion;
     c->parents = ossa_skeleton_parents(desc->skeleton);
     c->rest = ossa_skeleton_rest_pose(desc->skeleton);
     for (int i = 0; i < c->clip_count; ++i) {
@@ -233,6 +253,7 @@ ossa_result ossa_crowd_init(ossa_crowd **out, void *memory, size_t bytes,
         c->generation[i] = 1;
         c->slot_of[i] = -1;
     }
+    ossai_crowd_tracks_init(c, desc);
     ossai_crowd_ik_resolve(desc, &c->ik);
     c->skin_joint_count = skin_joint_count(desc);
     c->skinned_capacity = skinned_capacity(desc);

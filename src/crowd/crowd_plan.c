@@ -1,15 +1,9 @@
-/* crowd_plan.c - the start of a crowd frame: playheads advanced, the plan of
- * the batches this frame updates (update-rate LOD), the frame's counts. */
+/* crowd_plan.c - the start of a crowd frame: playheads advanced
+ * (crowd_locomotion.c), the plan of the batches this frame updates
+ * (update-rate LOD), the frame's counts. */
 #include "crowd_internal.h"
 
 #include <math.h>
-
-/* t + step wrapped into [0, duration) (duration +inf: a one-frame clip). */
-static inline float advance(float t, float step, float duration)
-{
-    t += step;
-    return t >= duration ? fmodf(t, duration) : t;
-}
 
 static void plan(ossa_crowd *c)
 {
@@ -36,6 +30,7 @@ static void plan(ossa_crowd *c)
             c->batch_first[c->batch_count] = s;
             c->batch_size[c->batch_count] = last - s < c->width ? last - s : c->width;
             c->batch_events[c->batch_count] = 0;
+            c->batch_trigger_count[c->batch_count] = 0;
             c->batch_count++;
         }
     }
@@ -48,13 +43,10 @@ ossa_result ossa_crowd_begin_frame(ossa_crowd *c, float dt_s, int *batch_count)
     if (!(dt_s >= 0.0f) || !isfinite(dt_s))
         return OSSA_ERR_BAD_VALUE;
     const int active = ossa_crowd_active_count(c);
-    for (int s = 0; s < active; ++s) {
-        const float step = dt_s * c->speed[s];
-        c->time_a[s] = advance(c->time_a[s], step, c->clip_duration[c->clip_a[s]]);
-        c->time_b[s] = advance(c->time_b[s], step, c->clip_duration[c->clip_b[s]]);
-    }
+    ossai_crowd_advance(c, dt_s, active);
     plan(c);
     c->footfall_count = 0;
+    c->event_count = 0;
     ossa_crowd_stats *st = &c->stats;
     st->frame = ++c->frame;
     st->characters = c->count;

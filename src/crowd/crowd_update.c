@@ -142,6 +142,7 @@ static ossa_result update_batch(ossa_crowd *c, int batch, const scratch *s)
         return r;
 
     ossai_crowd_stage(c, OSSA_CROWD_STAGE_LOCAL_TO_MODEL);
+    ossai_crowd_motion(c, first, n);
     roots(c, first, n, s->root);
     ossa_lane_local_to_model_job l2m = {0};
     l2m.parents = c->parents;
@@ -176,7 +177,7 @@ static ossa_result update_batch(ossa_crowd *c, int batch, const scratch *s)
     if ((r = ossa_lane_pose_out_job_run(&out)))
         return r;
 
-    ossai_crowd_footfalls(c, batch, first, n, s->model);
+    ossai_crowd_events(c, batch, first, n, s->model);
     for (int l = 0; l < n; ++l)
         c->updates[first + l]++;
     if ((r = palettes(c, first, n, s)) == OSSA_OK)

@@ -14,6 +14,10 @@
 #include "clip_compress.h"
 #include "clip_error.h"
 #include "clip_fit.h"
+#include "clip_in_place.h"
+#include "clip_tracks.h"
+#include "blob/format.h"
+#include "core/math_internal.h"
 #include "raw_curve.h"
 
 /* Multiples of the key rate the automatic choice tries, in order. */
@@ -33,6 +37,12 @@ static const int rate_multiples[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 32
  * times where resampling took most of the bound cost a few bits to a few
  * components. */
 #define RESAMPLE_SHARE 1.0
+/* Compressing a clip whose root motion is extracted: the source curves
+ * still carry the motion the clip no longer plays, so the compression is
+ * measured against the clip's own raw frames with the motion taken out, and
+ * the two errors add up (at most). The resampling gets this share of the
+ * tolerance, the quantisation what the resampling left. */
+#define IN_PLACE_RESAMPLE_SHARE 0.9
 /* Compressions tried until the runtime's decoding is within the tolerance. */
 #define RETARGETS 3
 
@@ -247,8 +257,8 @@ static ossa_result choose_rate(const ossa_raw_joint_track *const *tracks,
 static ossa_result rate_and_compress(const ossa_raw_joint_track *const *tracks,
                                      const ossa_skeleton *skeleton, const char *name,
                                      double duration, const ossa_clip_build_options *options,
-                                     ossa_clip **out, ossa_clip_build_report *report,
-                                     ossa_error *error)
+                                     int in_place, ossa_clip **out,
+                                     ossa_clip_build_report *report, ossa_error *error)
 {
     const ossa_allocator *allocator = &options->allocator;
     const int joint_count = ossa_skeleton_joint_count(skeleton);
@@ -270,20 +280,40 @@ static ossa_result rate_and_compress(const ossa_raw_joint_track *const *tracks,
             options->joint_distances[j] > units.distance)
             distance[j] = options->joint_distances[j];
     }
-    const double budget = units.tolerance * (options->raw ? 1.0 : RESAMPLE_SHARE);
+    const double budget = units.tolerance * (options->raw  ? 1.0
+                                             : in_place    ? IN_PLACE_RESAMPLE_SHARE
+                                                           : RESAMPLE_SHARE);
     ossa_clip *raw = NULL;
     ossa_result r = choose_rate(tracks, skeleton, name, duration, distance, budget, options, &raw,
                                 report, error);
     report->resample_error = report->error;
+    /* With root motion: extracted from the raw frames (and the float tracks
+     * baked) first; the frames, now in place, are what is compressed. */
+    ossai_in_place_reference ref = {0};
+    double tolerance = units.tolerance, reference_error = 0.0;
+    if (r == OSSA_OK && in_place &&
+        (r = ossai_clip_add_tracks(&raw, skeleton, options, report, error)) == OSSA_OK &&
+        report->root_motion_joint >= 0 &&
+        (r = ossai_in_place_reference_make(raw, allocator, &ref, error)) == OSSA_OK) {
+        tracks = ref.by_joint;
+        reference_error = report->resample_error;
+        tolerance = fmax(units.tolerance - reference_error,
+                         units.tolerance * (1.0 - IN_PLACE_RESAMPLE_SHARE));
+    }
     if (r || options->raw) {
         ossa_free(allocator, distance);
+        ossai_in_place_reference_free(&ref, allocator);
+        if (r) {
+            ossa_free(allocator, raw);
+            raw = NULL;
+        }
         report->within_tolerance = r == OSSA_OK && report->error <= units.tolerance;
         report->bytes = raw ? ossa_clip_bytes(raw) : 0;
         *out = raw;
         return r;
     }
-    ossai_compress_setup setup = {raw,       skeleton,       tracks, duration,
-                                  distance,  units.tolerance, units.distance, 0.0,
+    ossai_compress_setup setup = {raw,       skeleton, tracks,         duration,
+                                  distance,  tolerance, units.distance, 0.0,
                                   options->compression_level > 0};
     ossai_compress_report cr;
     ossa_clip *packed = NULL;
@@ -302,12 +332,21 @@ static ossa_result rate_and_compress(const ossa_raw_joint_track *const *tracks,
                                "clip '%s': out of memory measuring its error", name);
             break;
         }
-        if (err.error <= units.tolerance || report->resample_error > units.tolerance)
+        if (err.error <= tolerance || report->resample_error > units.tolerance)
             break;
         const double base = setup.target > 0.0 ? setup.target : 0.97;
-        setup.target = base * fmin(0.97, units.tolerance / err.error);
+        setup.target = base * fmin(0.97, tolerance / err.error);
     }
     ossa_free(allocator, distance);
+    if (r == OSSA_OK && in_place) {
+        /* Against the source, with its motion taken out: at most the
+         * reference's error plus the compression's against it (triangle
+         * inequality at every point and time). */
+        if (ref.memory)
+            err.error += reference_error;
+        r = ossai_clip_copy_tracks(&packed, raw, allocator, error);
+    }
+    ossai_in_place_reference_free(&ref, allocator);
     ossa_free(allocator, raw);
     if (r) {
         ossa_free(allocator, packed);
@@ -330,7 +369,7 @@ static ossa_result rate_and_compress(const ossa_raw_joint_track *const *tracks,
 }
 
 static ossa_result build(const ossa_raw_clip *raw, const ossa_skeleton *skeleton,
-                         const ossa_clip_build_options *options, ossa_clip **out,
+                         const ossa_clip_build_options *options, int in_place, ossa_clip **out,
                          ossa_clip_build_report *report, ossa_error *error,
                          const ossa_raw_joint_track **tracks)
 {
@@ -395,7 +434,8 @@ static ossa_result build(const ossa_raw_clip *raw, const ossa_skeleton *skeleton
     if (duration < ossai_instant_eps(0.0))
         duration = 0.0;
 
-    return rate_and_compress(tracks, skeleton, clip_name, duration, options, out, report, error);
+    return rate_and_compress(tracks, skeleton, clip_name, duration, options, in_place, out, report,
+                             error);
 }
 
 ossa_result ossa_clip_build(const ossa_raw_clip *raw, const ossa_skeleton *skeleton,
@@ -449,8 +489,17 @@ ossa_result ossa_clip_build(const ossa_raw_clip *raw, const ossa_skeleton *skele
     if (!tracks)
         return ossa_error_set(error, OSSA_ERR_OUT_OF_MEMORY, -1, -1, "clip: out of memory");
     memset(tracks, 0, sizeof *tracks * (size_t)joint_count);
-    ossa_result r = build(raw, skeleton, options, out, report, error, tracks);
+    /* Root motion is extracted from the raw frames (clip_tracks.c rewrites
+     * the joint's keys in place); a compressed clip is then compressed from
+     * those frames (rate_and_compress), which adds its tracks itself. */
+    const int in_place = !options->raw && options->root_motion == OSSA_ROOT_MOTION_EXTRACT;
+    ossa_result r = build(raw, skeleton, options, in_place, out, report, error, tracks);
     ossa_free(&options->allocator, (void *)tracks);
+    if (r == OSSA_OK && !in_place &&
+        (r = ossai_clip_add_tracks(out, skeleton, options, report, error))) {
+        ossa_clip_free(*out, &options->allocator);
+        *out = NULL;
+    }
     return r;
 }
 

@@ -366,7 +366,7 @@ ossa_result ossai_clip_compress(const ossai_compress_setup *setup, const ossa_al
     c->step_offset = 0;
     c->name_offset = (uint32_t)name_at;
     c->name_bytes = (uint32_t)name_bytes;
-    c->reserved = 0;
+    c->tracks_offset = 0;
     memcpy((char *)c + name_at, name, (size_t)name_bytes);
     ossai_clip_packed *p = (ossai_clip_packed *)(void *)((char *)c + packed_at);
     p->masks_offset = (uint32_t)masks_at;

@@ -6,7 +6,10 @@
  * The clips are procedural gaits: legs swing in alternation with knee flexion
  * during the swing phase, arms counter-swing, the hips bob twice per cycle
  * and sway, the spine counter-rotates. Everything is a periodic function of
- * the clip's phase, so the last frame equals the first and the clips loop. */
+ * the clip's phase, so the last frame equals the first and the clips loop.
+ * Walk and run move the root forward at the speed that keeps a planted foot
+ * still; the builder extracts that as root motion (the clips play in place
+ * and carry the character by their motion track). */
 #include "ossa/default_character.h"
 
 #include <math.h>
@@ -345,6 +348,22 @@ static int rotation_of(const gait_pose *o, const char *name, euler *e)
     return 0;
 }
 
+/* How fast a gait carries the body forward, so that a foot on the ground
+ * stays put: the speed at which the left ankle moves back relative to the
+ * hips over the middle of its stance (phases 3/4 pi .. 5/4 pi, around the
+ * leg's vertical at pi), from the clip's own joint angles. */
+static double stride_speed(gait g)
+{
+    if (g == GAIT_CROUCH)
+        return 0.0;
+    const double period = (double)clip_frames[g] / KEY_RATE;
+    gait_pose before, after;
+    pose_at(g, 0.75 * PI, &before);
+    pose_at(g, 1.25 * PI, &after);
+    const double dz = (double)hip_to_ankle(&before).z - hip_to_ankle(&after).z;
+    return dz / (0.5 * PI) * (2.0 * PI / period);
+}
+
 static ossa_result build_clip(gait g, const ossa_skeleton *skeleton,
                               const ossa_allocator *allocator, ossa_clip **out,
                               ossa_error *error)
@@ -390,16 +409,41 @@ static ossa_result build_clip(gait g, const ossa_skeleton *skeleton,
             t->translation = (ossa_raw_track3){k->times, k->translation, NULL, NULL, keys,
                                                OSSA_INTERP_LINEAR};
     }
+    /* Walking and running carry the root forward at the stride's speed;
+     * the builder takes that out again as root motion (crouching stays). */
+    const double speed = stride_speed(g);
+    ossa_float3 *forward = NULL;
+    if (speed > 0.0) {
+        forward = ossa_alloc(allocator, sizeof *forward * (size_t)keys, 16);
+        if (!forward) {
+            ossa_free(allocator, tk);
+            ossa_free(allocator, tracks);
+            return ossa_error_set(error, OSSA_ERR_OUT_OF_MEMORY, -1, -1,
+                                  "default character: out of memory");
+        }
+        for (int f = 0; f < keys; ++f)
+            forward[f] = (ossa_float3){0.0f, 0.0f, (float)(speed * f / KEY_RATE)};
+        ossa_raw_joint_track *t = &tracks[track_count++];
+        memset(t, 0, sizeof *t);
+        t->joint_name = "root";
+        t->translation = (ossa_raw_track3){tk[0].times, forward, NULL, NULL, keys,
+                                           OSSA_INTERP_LINEAR};
+    }
     ossa_raw_clip raw = {clip_names[g], (float)frames / KEY_RATE, tracks, track_count};
     ossa_clip_build_options options;
     memset(&options, 0, sizeof options);
     options.rate = KEY_RATE;
     options.raw = true; /* the seeds' test character keeps raw keys (benchmarks compare them) */
+    if (speed > 0.0) {
+        options.root_motion = OSSA_ROOT_MOTION_EXTRACT;
+        options.root_motion_joint = "root";
+    }
     if (allocator)
         options.allocator = *allocator;
     ossa_result r = ossa_clip_build(&raw, skeleton, &options, out, NULL, error);
     ossa_free(allocator, tk);
     ossa_free(allocator, tracks);
+    ossa_free(allocator, forward);
     return r;
 }
 

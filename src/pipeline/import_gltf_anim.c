@@ -135,6 +135,68 @@ static ossa_result read_sampler(ossai_scene *sc, ossai_gltf *g, const cJSON *sam
     return OSSA_OK;
 }
 
+/* A morph weights channel: its output holds one weight per morph target
+ * per key (and tangents for CUBICSPLINE), read as scalars and split into a
+ * float track per target named after the node. */
+static ossa_result read_weights(ossai_scene *sc, ossai_gltf *g, const cJSON *sampler,
+                                ossai_node_clip *clip, int node, const int *map, const char *what,
+                                double *duration)
+{
+    int input, output, keys, values;
+    float *times, *all;
+    ossa_result r;
+    if (!ossai_gltf_int(g, sampler, "input", -1, &input, what) ||
+        !ossai_gltf_int(g, sampler, "output", -1, &output, what))
+        return sc->error->code;
+    if ((r = ossai_gltf_read_floats(g, input, 1, &times, &keys, what)) ||
+        (r = ossai_gltf_read_floats(g, output, 1, &all, &values, what)))
+        return r;
+    const char *interp =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sampler, "interpolation"));
+    const ossa_interpolation mode = !interp || strcmp(interp, "LINEAR") == 0 ? OSSA_INTERP_LINEAR
+                                    : strcmp(interp, "STEP") == 0           ? OSSA_INTERP_STEP
+                                    : strcmp(interp, "CUBICSPLINE") == 0 ? OSSA_INTERP_CUBICSPLINE
+                                                                         : OSSA_INTERP_COUNT;
+    if (mode == OSSA_INTERP_COUNT)
+        return ossa_error_set(sc->error, OSSA_ERR_UNSUPPORTED, -1, -1,
+                              "%s: %s: interpolation '%.40s' is not STEP, LINEAR or CUBICSPLINE",
+                              sc->path, what, interp);
+    const int per_key = mode == OSSA_INTERP_CUBICSPLINE ? 3 : 1;
+    if (keys < 1 || values % (keys * per_key) != 0 || values == 0)
+        return ossa_error_set(sc->error, OSSA_ERR_IMPORT, -1, -1,
+                              "%s: %s: %d weights for %d keys is not a whole number per key",
+                              sc->path, what, values, keys);
+    for (int k = 0; k < keys; ++k)
+        *duration = times[k] > *duration ? times[k] : *duration;
+    const int targets = values / (keys * per_key);
+    /* per key: all targets' values (CUBICSPLINE: in-tangents, values, out-tangents) */
+    const float *in = NULL, *out = NULL, *v = all;
+    float *split = NULL;
+    if (per_key == 3) {
+        split = ossai_import_alloc(sc->im, (size_t)values, sizeof(float));
+        if (!split)
+            return ossa_error_set(sc->error, OSSA_ERR_OUT_OF_MEMORY, -1, -1,
+                                  "%s: out of memory", sc->path);
+        const size_t n = (size_t)keys * (size_t)targets;
+        for (size_t k = 0; k < (size_t)keys; ++k)
+            for (int part = 0; part < 3; ++part)
+                memcpy(split + part * n + k * (size_t)targets,
+                       all + (3 * k + (size_t)part) * (size_t)targets,
+                       sizeof(float) * (size_t)targets);
+        in = split, v = split + n, out = split + 2 * n;
+    }
+    char fallback[32];
+    const char *name = map[node] >= 0 ? sc->nodes[map[node]].name : NULL;
+    if (!name) {
+        snprintf(fallback, sizeof fallback, "nodes[%d]", node);
+        name = fallback;
+    }
+    if (!ossai_gltf_weight_tracks(sc, clip, name, mode, times, keys, v, in, out, targets))
+        return ossa_error_set(sc->error, OSSA_ERR_OUT_OF_MEMORY, -1, -1, "%s: out of memory",
+                              sc->path);
+    return OSSA_OK;
+}
+
 static ossai_node_track *track_of(ossai_node_clip *clip, int node)
 {
     for (int i = 0; i < clip->track_count; ++i)
@@ -146,7 +208,7 @@ static ossai_node_track *track_of(ossai_node_clip *clip, int node)
 }
 
 static ossa_result read_animation(ossai_scene *sc, ossai_gltf *g, int index, const int *map,
-                                  int gltf_nodes, int *skipped_weights)
+                                  int gltf_nodes)
 {
     ossai_node_clip *clip = &sc->clips[index];
     const cJSON *anim = ossai_gltf_item(g, "animations", index);
@@ -197,18 +259,11 @@ static ossa_result read_animation(ossai_scene *sc, ossai_gltf *g, int index, con
                                   "%s: %s targets node %d, which does not exist", sc->path, what,
                                   node);
         if (weights) {
-            /* Morph weights are not animated by ossa; their keys still
-             * count towards the clip's length. */
-            int input, n;
-            float *times;
-            ossa_result r;
-            if (!ossai_gltf_int(g, sampler, "input", -1, &input, what))
-                return sc->error->code;
-            if ((r = ossai_gltf_read_floats(g, input, 1, &times, &n, what)))
+            /* Morph target weights: a float track per target (their keys
+             * count towards the clip's length too). */
+            ossa_result r = read_weights(sc, g, sampler, clip, node, map, what, &duration);
+            if (r)
                 return r;
-            for (int k = 0; k < n; ++k)
-                duration = times[k] > duration ? times[k] : duration;
-            ++*skipped_weights;
             continue;
         }
         sampler_data s = {0};
@@ -280,17 +335,11 @@ ossa_result ossai_clips_from_gltf(ossai_scene *sc)
             map[n] = -1;
         map_by_name(sc, &g, gltf_nodes, map);
     }
-    int skipped_weights = 0;
     for (int a = 0; a < anim_count && !r; ++a) {
-        r = read_animation(sc, &g, a, map, gltf_nodes, &skipped_weights);
+        r = read_animation(sc, &g, a, map, gltf_nodes);
         if (!r)
             sc->clip_count = a + 1;
     }
-    if (!r && skipped_weights &&
-        !ossai_import_warn(sc->im, "%d morph-weight channels ignored (ossa animates joints "
-                                   "only)", skipped_weights))
-        r = ossa_error_set(sc->error, OSSA_ERR_OUT_OF_MEMORY, -1, -1, "%s: out of memory",
-                           sc->path);
 done:
     ossai_gltf_close(&g);
     return r;

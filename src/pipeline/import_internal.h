@@ -83,6 +83,11 @@ typedef struct ossai_node_clip {
     float duration_s;
     ossai_node_track *tracks;
     int track_count;
+    /* animated scalar channels read from the file itself (glTF morph
+     * weights, FBX custom properties); import_float_tracks.c adds the
+     * channels of the nodes options.track_nodes names */
+    ossa_raw_float_track *float_tracks;
+    int float_track_count;
 } ossai_node_clip;
 
 /* What the Collada preflight learns for the import: the file's own clip
@@ -148,6 +153,17 @@ ossa_result ossai_clips_finish(ossai_scene *sc);
  * into one track of the joint. False when out of memory. */
 bool ossai_fold_chain(ossai_scene *sc, const ossai_node_clip *clip, int joint_node,
                       ossa_raw_joint_track *out);
+
+/* import_float_tracks.c: each clip's float tracks for ossa_import (the
+ * file's own scalar channels, then the named nodes' channels); an unknown
+ * node name is OSSA_ERR_NOT_FOUND naming it. */
+ossa_result ossai_float_tracks_finish(ossai_scene *sc, const ossa_import_options *options);
+/* import_gltf_anim.c: a glTF morph weights channel -> float tracks of the
+ * clip, "<node>.weights[i]", one per morph target. */
+bool ossai_gltf_weight_tracks(ossai_scene *sc, ossai_node_clip *clip, const char *node,
+                              ossa_interpolation interpolation, const float *times,
+                              int key_count, const float *values, const float *in_tangents,
+                              const float *out_tangents, int targets);
 
 /* import_mesh.c: assimp meshes -> raw meshes. file_tangents[m]: whether
  * mesh m had tangents before assimp's tangent step ran. */

@@ -173,7 +173,8 @@ static ossa_result run(ossai_scene *sc, const ossa_import_options *options)
     if ((r = ossai_nodes_build(sc)) || (r = ossai_units_decide(sc)))
         return r;
     r = im->format == OSSA_SOURCE_GLTF ? ossai_clips_from_gltf(sc) : ossai_clips_from_assimp(sc);
-    if (r || (r = ossai_skeleton_select(sc)) || (r = ossai_clips_finish(sc)))
+    if (r || (r = ossai_skeleton_select(sc)) || (r = ossai_clips_finish(sc)) ||
+        (r = ossai_float_tracks_finish(sc, options)))
         return r;
     if (options->no_meshes) {
         for (unsigned m = 0; m < sc->ai->mNumMeshes; ++m)

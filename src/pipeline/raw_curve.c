@@ -200,6 +200,39 @@ double ossai_curve3_max_second_derivative(const ossa_raw_track3 *tr, double t0, 
     return m;
 }
 
+double ossai_curve1_eval(const ossa_raw_float_track *tr, double t)
+{
+    const int n = tr->key_count;
+    int i = find_key(tr->times_s, n, t);
+    if (i < 0)
+        return tr->values[0];
+    if (i >= n - 1 || tr->interpolation == OSSA_INTERP_STEP)
+        return tr->values[i];
+    const double t0 = tr->times_s[i], t1 = tr->times_s[i + 1], dt = t1 - t0;
+    const double s = segment_position(t, t0, dt);
+    const double a = tr->values[i], b = tr->values[i + 1];
+    if (tr->interpolation == OSSA_INTERP_CUBICSPLINE) {
+        double h00, h10, h01, h11;
+        hermite(s, &h00, &h10, &h01, &h11);
+        return h00 * a + h10 * dt * tr->out_tangents[i] + h01 * b +
+               h11 * dt * tr->in_tangents[i + 1];
+    }
+    return a + (b - a) * s;
+}
+
+double ossai_curve1_bake(const ossa_raw_float_track *tr, double t)
+{
+    const int k = key_at(tr->times_s, tr->key_count, t);
+    return k >= 0 ? tr->values[k] : ossai_curve1_eval(tr, t);
+}
+
+float ossa_raw_float_track_eval(const ossa_raw_float_track *track, float t_s)
+{
+    if (!track || track->key_count <= 0 || !track->times_s || !track->values)
+        return 0.0f;
+    return (float)ossai_curve1_eval(track, t_s);
+}
+
 ossa_float3 ossa_raw_track3_eval(const ossa_raw_track3 *track, float t_s)
 {
     ossa_float3 zero = {0.0f, 0.0f, 0.0f};

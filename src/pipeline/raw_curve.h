@@ -35,6 +35,10 @@ double ossai_instant_eps(double t);
 ossai_dvec3 ossai_curve3_bake(const ossa_raw_track3 *track, double t);
 ossai_dquat ossai_curve_quat_bake(const ossa_raw_track_quat *track, double t);
 
+/* The same for a scalar curve (a float track). */
+double ossai_curve1_eval(const ossa_raw_float_track *track, double t);
+double ossai_curve1_bake(const ossa_raw_float_track *track, double t);
+
 /* An upper bound of |p''(t)| (Euclidean) over [t0, t1]: 0 unless the curve is
  * a CUBICSPLINE, whose second derivative is linear on each key segment. */
 double ossai_curve3_max_second_derivative(const ossa_raw_track3 *track, double t0, double t1);

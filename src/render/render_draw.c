@@ -343,7 +343,8 @@ ossa_result ossa_renderer_draw(ossa_renderer *r, const ossa_render_frame *f,
     glDepthMask(GL_TRUE);
     glDisable(GL_BLEND);
     glDisable(GL_CULL_FACE);
-    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    if (!f->no_clear)
+        glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     float vp[16];
     ossa_render_camera_matrix(&f->camera, (float)f->width / (float)f->height, vp);
     if (!f->no_ground)

@@ -1,6 +1,7 @@
 /* blob_fuzz.c - fuzz target for the blob loader: any bytes either fail to
  * open with an error, or open and are then safe to use in full (every joint
- * name read, every clip sampled, the hierarchy walked, every mesh skinned). */
+ * name read, every clip sampled and its root motion accumulated, the
+ * hierarchy walked, every mesh skinned). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,32 @@ static void sample_lanes(const ossa_clip *clip, const float times[5], const ossa
     }
 }
 
+/* The clip's root motion between pairs of playheads, reference and lanes. */
+static void use_tracks(const ossa_clip *clip, const float *times, int count)
+{
+    ossa_root_motion out[8];
+    ossa_root_motion_job job;
+    memset(&job, 0, sizeof job);
+    job.clips = &clip;
+    job.clip_count = 1;
+    job.from_s = times;
+    job.to_s = times + 1;
+    job.character_count = count - 1;
+    job.output = out;
+    job.output_count = 8;
+    (void)ossa_root_motion_job_run(&job);
+    ossa_lane_root_motion_job lanes;
+    memset(&lanes, 0, sizeof lanes);
+    lanes.clips = &clip;
+    lanes.clip_count = 1;
+    lanes.from_s = times + 1;
+    lanes.to_s = times;
+    lanes.character_count = count - 1;
+    lanes.output = out;
+    lanes.output_count = 8;
+    (void)ossa_lane_root_motion_job_run(&lanes);
+}
+
 static void use(const ossa_blob *blob)
 {
     const ossa_skeleton *s = blob->skeleton;
@@ -69,6 +96,7 @@ static void use(const ossa_blob *blob)
         job.output_count = n * 5;
         (void)ossa_sampling_job_run(&job);
         sample_lanes(clip, times, job.rest_pose, n);
+        use_tracks(clip, times, 5);
         if (s && n == joints) {
             ossa_mat34 *model = malloc(sizeof(ossa_mat34) * (size_t)n * 5);
             ossa_local_to_model_job l2m;

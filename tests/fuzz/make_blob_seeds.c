@@ -1,7 +1,7 @@
 /* make_blob_seeds.c - writes the seed corpus for blob_fuzz: small valid
  * blobs (a skeleton alone, skeleton + raw and compressed clips with STEP
- * tracks, clips alone,
- * skinned meshes with and without a skeleton) and a few broken ones. Run by
+ * tracks, clips alone, skinned meshes with and without a skeleton, a clip
+ * with a tracks block) and a few broken ones. Run by
  * hand: make_blob_seeds DIR. */
 #include <stdio.h>
 #include <string.h>
@@ -57,6 +57,22 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s\n", e.message);
         return 1;
     }
+    /* The same clip with root motion extracted from "a" and two float
+     * tracks: a tracks block. */
+    float heel[3] = {0.0f, 1.0f, 0.25f};
+    const ossa_raw_float_track floats[2] = {
+        {"heel", times, heel, NULL, NULL, 3, OSSA_INTERP_LINEAR},
+        {"toe", times, heel, NULL, NULL, 3, OSSA_INTERP_STEP}};
+    ossa_clip_build_options tracks_options = options;
+    tracks_options.root_motion = OSSA_ROOT_MOTION_EXTRACT;
+    tracks_options.root_motion_joint = "a";
+    tracks_options.float_tracks = floats;
+    tracks_options.float_track_count = 2;
+    ossa_clip *tracked = NULL;
+    if (ossa_clip_build(&raw_clip, skeleton, &tracks_options, &tracked, NULL, &e)) {
+        fprintf(stderr, "%s\n", e.message);
+        return 1;
+    }
     /* and compressed, with a constant and a rest-pose track beside the
      * animated ones (16 Hz: several frames per key) */
     options.raw = false;
@@ -99,6 +115,7 @@ int main(int argc, char **argv)
     }
     const ossa_mesh *meshes[2] = {mesh, bare};
     const ossa_clip *clips[2] = {clip, packed};
+    const ossa_clip *tracked_clips[2] = {tracked, clip};
     int failed = 0;
     struct {
         const char *name;
@@ -113,6 +130,7 @@ int main(int argc, char **argv)
         {"empty", {NULL, NULL, 0, NULL, 0}},
         {"skeleton_clip_meshes", {skeleton, clips, 1, meshes, 2}},
         {"mesh_only", {NULL, NULL, 0, meshes, 1}},
+        {"skeleton_clip_tracks", {skeleton, tracked_clips, 2, NULL, 0}},
     };
     for (size_t i = 0; i < sizeof seeds / sizeof seeds[0]; ++i) {
         void *data;
@@ -138,8 +156,15 @@ int main(int argc, char **argv)
             ((unsigned char *)data)[bytes - 300] ^= 0x10;
             failed |= write(dir, "meshes_bit_flip", data, bytes);
         }
+        if (strcmp(seeds[i].name, "skeleton_clip_tracks") == 0) {
+            /* the tracks block cut short, and a flipped motion bit */
+            failed |= write(dir, "tracks_truncated", data, bytes - 700);
+            ((unsigned char *)data)[bytes - 800] ^= 0x08;
+            failed |= write(dir, "tracks_bit_flip", data, bytes);
+        }
         ossa_free(NULL, data);
     }
+    ossa_clip_free(tracked, NULL);
     ossa_mesh_free(mesh, NULL);
     ossa_mesh_free(bare, NULL);
     ossa_clip_free(clip, NULL);

@@ -298,6 +298,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     options.rate = rates[(flags >> 1) & 3];
     options.raw = (flags >> 3) & 1;
     options.max_frames = MAX_FRAMES;
+    options.root_motion = (flags >> 3) & 1 ? OSSA_ROOT_MOTION_EXTRACT : OSSA_ROOT_MOTION_KEEP;
     ossa_raw_clip raw_clip = {"fuzz", duration, in->tracks, track_count};
     ossa_clip *clip = NULL;
     ossa_clip_build_report report;

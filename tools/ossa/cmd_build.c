@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "import_child.h"
 #include "ossa/pipeline.h"
+#include "tracks_report.h"
 
 static void help(FILE *to)
 {
@@ -62,6 +63,15 @@ static void help(FILE *to)
             "                   %g); each input is first imported in a child process\n"
             "                   under both limits, so a file that crashes, hangs or\n"
             "                   floods the importer stops the build with a message\n"
+            "  --root-motion J  extract root motion from joint J (default: the skeleton's\n"
+            "                   root, or the hips when the root does not move): its travel\n"
+            "                   on the ground and turn about +y become the clip's motion\n"
+            "                   track and the clip plays in place\n"
+            "  --no-root-motion keep the clips as the source moves them\n"
+            "  --track NODE     the animated channels of NODE (a joint or any node, e.g.\n"
+            "                   'Bip01 Footsteps') become float tracks of the clips,\n"
+            "                   NODE.translation.x ... (repeat for several); morph target\n"
+            "                   weights and FBX animated custom properties always do\n"
             "  --default        the embedded default character (96 joints; crouch, walk,\n"
             "                   run; a ~5k-triangle skinned body) instead of input files\n"
             "  -q, --quiet      no progress and no summary\n"
@@ -93,8 +103,10 @@ static int build_default(const char *output, bool quiet)
         const int saved = build_output_report_begin(output);
         build_report_written(output, character.skeleton, NULL);
         build_report_clips_header();
-        for (int i = 0; i < OSSA_DEFAULT_CLIP_COUNT; ++i)
+        for (int i = 0; i < OSSA_DEFAULT_CLIP_COUNT; ++i) {
             build_report_clip(character.clips[i], "default", NULL, NULL);
+            tracks_report(character.clips[i], character.skeleton, 1.0f);
+        }
         build_report_meshes_header();
         build_report_mesh(character.mesh, NULL, NULL);
         build_output_report_end(saved);
@@ -109,6 +121,7 @@ typedef struct build_job {
     const char **clip_names;
     int clip_name_count;
     bool *mesh_inputs; /* per input: given with --mesh (its meshes are built) */
+    const char **track_nodes; /* --track names (count in import.track_node_count) */
     const char *output; /* "-": standard output */
     ossa_import_options import;
     import_limits limits;
@@ -139,6 +152,7 @@ static void build_job_fini(build_job *job)
     free(job->inputs);
     free(job->clip_names);
     free(job->mesh_inputs);
+    free(job->track_nodes);
 }
 
 static int import_all(build_job *job)
@@ -335,7 +349,13 @@ static int build_clips_measured(build_job *job)
             return 1;
         }
         ossa_error error;
-        if (ossa_clip_build(raw, job->skeleton, &job->clip, &bc->clip, &bc->report, &error)) {
+        ossa_clip_build_options options = job->clip;
+        if (bc->source->clip_float_tracks) {
+            const ossa_raw_float_tracks *ft = &bc->source->clip_float_tracks[raw - bc->source->clips];
+            options.float_tracks = ft->tracks;
+            options.float_track_count = ft->count;
+        }
+        if (ossa_clip_build(raw, job->skeleton, &options, &bc->clip, &bc->report, &error)) {
             cli_error("build", "%s: %s", path, error.message);
             return 1;
         }
@@ -429,6 +449,7 @@ static void summary(const build_job *job)
         const build_clip *bc = &job->clips[i];
         build_report_clip(bc->clip, bc->source->path, job->skeleton, &bc->report);
         build_report_joint_match(job->skeleton, bc, bc->source != &job->imports[0]);
+        tracks_report(bc->clip, job->skeleton, job->imports[0].metres_per_unit);
     }
     if (job->mesh_count)
         build_report_meshes_header();
@@ -451,12 +472,14 @@ int cmd_build(int argc, char **argv)
     job.inputs = calloc((size_t)argc, sizeof *job.inputs);
     job.clip_names = calloc((size_t)argc, sizeof *job.clip_names);
     job.mesh_inputs = calloc((size_t)argc, sizeof *job.mesh_inputs);
-    if (!job.inputs || !job.clip_names || !job.mesh_inputs) {
+    job.track_nodes = calloc((size_t)argc, sizeof *job.track_nodes);
+    job.import.track_nodes = job.track_nodes;
+    if (!job.inputs || !job.clip_names || !job.mesh_inputs || !job.track_nodes) {
         build_job_fini(&job);
         cli_error("build", "out of memory");
         return 1;
     }
-    bool use_default = false;
+    bool use_default = false, no_root_motion = false;
     int code = 2;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
@@ -502,6 +525,14 @@ int cmd_build(int argc, char **argv)
             job.import.no_tangents = true;
         } else if (cli_is(a, "--all-nodes", NULL)) {
             job.import.all_nodes = true;
+        } else if (cli_is(a, "--root-motion", NULL)) {
+            if (!cli_string_arg(argc, argv, &i, &job.clip.root_motion_joint))
+                goto done;
+        } else if (cli_is(a, "--track", NULL)) {
+            if (!cli_string_arg(argc, argv, &i, &job.track_nodes[job.import.track_node_count++]))
+                goto done;
+        } else if (cli_is(a, "--no-root-motion", NULL)) {
+            no_root_motion = true;
         } else if (cli_is(a, "--import-timeout", NULL)) {
             if (!cli_float_arg(argc, argv, &i, 1e-4f, 1e7f, &job.limits.timeout_s))
                 goto done;
@@ -525,6 +556,11 @@ int cmd_build(int argc, char **argv)
         help(stderr);
         goto done;
     }
+    if (no_root_motion && job.clip.root_motion_joint) {
+        cli_error("build", "--root-motion and --no-root-motion contradict each other");
+        goto done;
+    }
+    job.clip.root_motion = no_root_motion ? OSSA_ROOT_MOTION_KEEP : OSSA_ROOT_MOTION_EXTRACT;
     code = 1;
     if (build_output_check(job.output))
         goto done;
@@ -532,8 +568,11 @@ int cmd_build(int argc, char **argv)
         code = build_default(job.output, job.quiet);
         goto done;
     }
-    if (import_all(&job) || build_skeleton(&job) || check_meshes(&job) || select_clips(&job) ||
-        build_clips(&job) || build_meshes(&job) || write_blob(&job))
+    if (import_all(&job) ||
+        tracks_check_nodes(job.imports, job.input_count, job.track_nodes,
+                           job.import.track_node_count) ||
+        build_skeleton(&job) || check_meshes(&job) || select_clips(&job) || build_clips(&job) ||
+        build_meshes(&job) || write_blob(&job))
         goto done;
     if (!job.quiet) {
         const int saved = build_output_report_begin(job.output);

@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "json_out.h"
 #include "ossa/pipeline.h"
+#include "tracks_report.h"
 #include "units.h"
 
 static void help(FILE *to)
@@ -203,8 +204,12 @@ static void print_text(const char *path, const ossa_blob *blob, bool tree)
     bool assumed = false;
     if (blob->clip_count)
         clip_table_header(false);
-    for (int i = 0; i < blob->clip_count; ++i)
-        assumed |= clip_table_row(ossa_blob_clip(blob, i), blob->skeleton, NULL);
+    for (int i = 0; i < blob->clip_count; ++i) {
+        const ossa_clip *c = ossa_blob_clip(blob, i);
+        assumed |= clip_table_row(c, blob->skeleton, NULL);
+        tracks_report(c, blob->skeleton,
+                      blob->skeleton ? ossa_skeleton_metres_per_unit(blob->skeleton) : 0.0f);
+    }
     clip_table_footnote(assumed);
     printf("meshes: %d\n", blob->mesh_count);
     if (blob->mesh_count)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "demo_motion.h"
 
 /* Height of the rest pose: the spread of the joints' model-space y. */
 static float rest_height(const ossa_skeleton *skeleton)
@@ -84,6 +85,7 @@ static void lay_out(demo_world *w)
         w->nearest[i] = order[i].index;
     cli_free(order);
     const float far = distance_xz(w->position[w->nearest[n - 1]], w->camera.eye);
+    w->far = far;
     for (int i = 0; i < n; ++i) {
         const float d = distance_xz(w->position[i], w->camera.eye) / far;
         w->interval[i] = d < 0.5f ? 1 : d < 0.75f ? 2 : 4;
@@ -252,7 +254,9 @@ ossa_result demo_world_step(demo_world *w)
 {
     const float dt = w->options.dt_s;
     uint64_t t0 = cli_now_ns();
-    ossa_result r = cull_and_choose(w);
+    ossa_result r = demo_motion_wrap(w);
+    if (r == OSSA_OK)
+        r = cull_and_choose(w);
     if (r == OSSA_OK && w->ik) {
         /* the point the heads follow: circling over the middle of the grid
          * at about head height, once every 12 seconds */

@@ -70,6 +70,7 @@ typedef struct demo_world {
     ossa_float3 *position; /* grid order */
     int *nearest;          /* grid indices by distance from the eye */
     uint8_t *interval;     /* grid order: update interval by distance */
+    float far;             /* distance of the farthest grid place from the eye */
     uint8_t *seen, *worn;  /* grid order: active, skinned (as last told to the crowd) */
     ossa_mat34 *placement; /* skinned slot order, last frame */
     ground_relief relief;  /* the hills, under the grid */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "render_motion.h"
 
 #define DEG (3.14159265358979323846f / 180.0f)
 
@@ -72,6 +73,12 @@ int render_common_parse(int argc, char **argv, int *i, render_common *o, const c
         o->pose = pose;
         return 1;
     }
+    if (cli_is(arg, "--in-place", NULL)) {
+        o->in_place = true;
+        return 1;
+    }
+    if (cli_is(arg, "--prop", NULL))
+        return cli_string_arg(argc, argv, i, &o->prop) ? 1 : -1;
     if (cli_is(arg, "--clip", "-c"))
         return cli_string_arg(argc, argv, i, &o->clip) ? 1 : -1;
     if (cli_is(arg, "--size", "-s")) {
@@ -146,6 +153,7 @@ bool render_context_open(render_context *rc, const render_common *o, bool headle
         render_scene_close(&rc->scene);
         return false;
     }
+    rc->scene.in_place = o->in_place;
     if (!render_scene_populate(&rc->scene, o->characters, clip, o->pose, err, err_bytes)) {
         render_scene_close(&rc->scene);
         return false;
@@ -159,7 +167,8 @@ bool render_context_open(render_context *rc, const render_common *o, bool headle
             return false;
         }
     }
-    if (!make_renderer(rc, err, err_bytes)) {
+    if (!make_renderer(rc, err, err_bytes) ||
+        (o->prop && !render_prop_open(&rc->prop, &rc->scene, o->prop, err, err_bytes))) {
         render_context_close(rc);
         return false;
     }
@@ -171,6 +180,7 @@ bool render_context_open(render_context *rc, const render_common *o, bool headle
 
 void render_context_close(render_context *rc)
 {
+    render_prop_close(&rc->prop);
     ossa_renderer_destroy(rc->renderer);
     ossa_render_headless_destroy(rc->headless);
     render_scene_close(&rc->scene);
@@ -198,8 +208,9 @@ bool render_context_frame(render_context *rc, float time_s, ossa_render_skinning
     const uint64_t t1 = cli_now_ns();
     if (rc->headless)
         ossa_render_headless_bind(rc->headless);
+    const ossa_render_camera camera = render_motion_follow(&rc->scene, rc->camera);
     ossa_render_frame frame =
-        render_scene_frame(&rc->scene, skinning, &rc->camera, rc->width, rc->height);
+        render_scene_frame(&rc->scene, skinning, &camera, rc->width, rc->height);
     ossa_error error;
     if (r == OSSA_OK && skinning == OSSA_RENDER_SKINNING_CPU && rc->scene.characters > 0) {
         /* Skinned straight into the renderer's buffer, with streaming stores:
@@ -224,6 +235,9 @@ bool render_context_frame(render_context *rc, float time_s, ossa_render_skinning
         snprintf(rc->err, sizeof rc->err, "%s", error.message);
         return false;
     }
+    if (rc->prop.mesh && !render_prop_draw(&rc->prop, &rc->scene, &camera, rc->width,
+                                           rc->height, rc->err, sizeof rc->err))
+        return false;
     sample->gpu_ms = rc->headless ? ossa_renderer_finish(rc->renderer) : t.gpu_ms;
     sample->pose_ms = (double)(t1 - t0) * 1e-6;
     sample->skin_ms = (double)(t2 - t1) * 1e-6;

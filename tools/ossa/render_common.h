@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "render_prop.h"
 #include "render_scene.h"
 
 /* Interleaved rounds of `ossa render --compare`. */
@@ -23,6 +24,8 @@ typedef struct render_common {
     ossa_skin_format skin_format; /* CPU skinning's vertices: packed by default */
     render_pose pose;
     float yaw_deg, pitch_deg;
+    bool in_place;    /* no root motion: characters stay on their grid places */
+    const char *prop; /* a joint that holds a stick (render_prop.h), or NULL */
 } render_common;
 
 #define RENDER_OPTIONS_HELP                                                                  \
@@ -38,7 +41,11 @@ typedef struct render_common {
     "  --rest-pose          the skeleton's rest pose, still (upright as the file\n"       \
     "                       stands it)\n"                                                 \
     "  --bind-pose          the mesh as stored, unskinned (glTF may bind it lying\n"     \
-    "                       down: Cesium Man does)\n"
+    "                       down: Cesium Man does)\n"                                    \
+    "  --in-place           characters stay on their places (default: clips with root\n" \
+    "                       motion carry them, and the camera follows them)\n"          \
+    "  --prop JOINT         every character holds a stick on joint JOINT's socket\n"    \
+    "                       (e.g. hand_r, or RightHand for ozz's pab)\n"
 
 void render_common_defaults(render_common *o);
 /* Mesa's EGL prints its own warnings when a driver fails to load; the tool
@@ -69,6 +76,7 @@ typedef struct render_context {
     int width, height;
     size_t image_bytes;
     ossa_render_camera camera;
+    render_prop prop;      /* its renderer is NULL without --prop */
     char description[256]; /* "N x mesh 'body', clip walk, OpenGL ... on ..." */
     char err[512];         /* the last frame's failure */
 } render_context;

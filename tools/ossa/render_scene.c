@@ -1,6 +1,8 @@
 /* render_scene.c - see render_scene.h. */
 #include "render_scene.h"
 
+#include "render_motion.h"
+
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -65,6 +67,8 @@ bool render_scene_open(render_scene *s, const char *path, char *err, size_t err_
 
 static void free_crowd(render_scene *s)
 {
+    cli_free(s->grid);
+    s->grid = NULL;
     void *blocks[] = {s->clip_index, s->phase_s,     s->time_s,    s->local,  s->model,
                       s->palettes,   s->placements, s->streams};
     for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; ++i)
@@ -284,6 +288,7 @@ bool render_scene_populate(render_scene *s, int characters, int clip, render_pos
     scene_ik_place(&s->ik, s->placements, characters);
     if (s->ik.on) /* the hills go about 0.1 x the height up and down */
         s->bounds_min.y -= 0.12f * height, s->bounds_max.y += 0.12f * height;
+    render_motion_init(s); /* after the hills: the grid's places are on them */
     return true;
 }
 
@@ -330,8 +335,15 @@ ossa_result render_scene_pose(render_scene *s, float time_s)
     palette.palette = s->palettes;
     palette.palette_count = n * s->skin_joints;
     ossa_result r;
-    if ((r = ossa_sampling_job_run(&sample)) || (r = ossa_local_to_model_job_run(&l2m)) ||
-        (r = scene_ik_apply(&s->ik, s->skeleton, s->local, s->model, s->placements, n,
+    if ((r = ossa_sampling_job_run(&sample)) || (r = ossa_local_to_model_job_run(&l2m)))
+        return r;
+    /* root motion carries the characters over the hills, which go with them */
+    render_motion_place(s);
+    if (s->grid) {
+        scene_ik_follow(&s->ik, s->follow);
+        scene_ik_place(&s->ik, s->placements, n);
+    }
+    if ((r = scene_ik_apply(&s->ik, s->skeleton, s->local, s->model, s->placements, n,
                             time_s)) ||
         (r = ossa_palette_job_run(&palette)))
         return r;
@@ -389,8 +401,11 @@ ossa_render_frame render_scene_frame(const render_scene *s, ossa_render_skinning
         f.ground_cell = g->cell_size;
     }
     f.camera = *camera;
-    f.ground_min = s->bounds_min; /* the ground under what is framed */
-    f.ground_max = s->bounds_max;
+    /* the ground under what is framed, which root motion carries along */
+    f.ground_min = (ossa_float3){s->bounds_min.x + s->follow.x, s->bounds_min.y,
+                                 s->bounds_min.z + s->follow.z};
+    f.ground_max = (ossa_float3){s->bounds_max.x + s->follow.x, s->bounds_max.y,
+                                 s->bounds_max.z + s->follow.z};
     f.width = width;
     f.height = height;
     return f;

@@ -56,6 +56,13 @@ typedef struct render_scene {
      * and the crowd's, placed on the grid: what the camera frames. */
     ossa_float3 pose_min, pose_max;
     ossa_float3 bounds_min, bounds_max;
+    /* Root motion (render_motion.c): each character's place on the grid
+     * (NULL: in place), and how far the characters have come from their
+     * places on average, which the camera follows. in_place: keep everyone
+     * on their place. */
+    ossa_mat34 *grid;
+    ossa_float3 follow;
+    bool in_place;
     scene_ik ik; /* hills, planted feet, heads that look */
     /* ownership */
     ossa_default_character character;

@@ -41,6 +41,8 @@ void scene_ik_init(scene_ik *k, const ossa_skeleton *s, ossa_float3 min, ossa_fl
     k->height = height;
     if (!ground_relief_make(&k->relief, min.x, min.z, max.x, max.z, height))
         return;
+    k->min = min;
+    k->max = max;
     k->centre = (ossa_float3){0.5f * (min.x + max.x), 0.0f, 0.5f * (min.z + max.z)};
     k->centre.y = ground_relief_height(&k->relief, k->centre.x, k->centre.z);
     k->on = true;
@@ -50,6 +52,29 @@ void scene_ik_fini(scene_ik *k)
 {
     ground_relief_free(&k->relief);
     memset(k, 0, sizeof *k);
+}
+
+void scene_ik_follow(scene_ik *k, ossa_float3 offset)
+{
+    if (!k->on)
+        return;
+    const float dx = offset.x - k->shift.x, dz = offset.z - k->shift.z;
+    const float quarter = 0.25f * 2.0f * k->height; /* ground_relief's margin is 2 x height */
+    if (fabsf(dx) < quarter && fabsf(dz) < quarter)
+        return;
+    /* moved by whole cells, so the samples fall where the old ones did */
+    const float cell = k->relief.ground.cell_size;
+    const ossa_float3 shift = {cell * roundf(offset.x / cell), 0.0f, cell * roundf(offset.z / cell)};
+    ground_relief moved;
+    if (!ground_relief_make(&moved, k->min.x + shift.x, k->min.z + shift.z, k->max.x + shift.x,
+                            k->max.z + shift.z, k->height))
+        return; /* keeps the hills it has */
+    ground_relief_free(&k->relief);
+    k->relief = moved;
+    k->centre.x += shift.x - k->shift.x;
+    k->centre.z += shift.z - k->shift.z;
+    k->centre.y = ground_relief_height(&k->relief, k->centre.x, k->centre.z);
+    k->shift = shift;
 }
 
 void scene_ik_place(const scene_ik *k, ossa_mat34 *placements, int count)
@@ -81,8 +106,8 @@ static void plant(const scene_ik *k, ossa_transform *local, ossa_mat34 *model,
         const ossa_float3 hip = position(&model[k->leg[leg][0]]);
         const ossa_float3 knee = position(&model[k->leg[leg][1]]);
         const ossa_float3 foot = position(&model[k->leg[leg][2]]);
-        const float ground = ground_relief_height(&k->relief, place->m[0][3] + foot.x,
-                                                  place->m[2][3] + foot.z);
+        const ossa_float3 at = ossa_mat34_transform_point(place, foot);
+        const float ground = ground_relief_height(&k->relief, at.x, at.z);
         target[leg] = (ossa_float3){foot.x, ground - place->m[1][3] + foot.y, foot.z};
         const float reach = distance(hip, knee) + distance(knee, foot);
         const float r = fmaxf(LEG_STRETCH * reach, distance(hip, foot));
@@ -128,9 +153,11 @@ ossa_result scene_ik_apply(const scene_ik *k, const ossa_skeleton *s, ossa_trans
               &placements[i], t);
         targets[i] = t[0];
         targets[n + (size_t)i] = t[1];
-        /* model space: the placement is a translation */
-        const ossa_float3 look = {point.x - placements[i].m[0][3], point.y - placements[i].m[1][3],
-                                  point.z - placements[i].m[2][3]};
+        /* model space: the placement turns about +y and translates */
+        const ossa_mat34 *p = &placements[i];
+        const float wx = point.x - p->m[0][3], wz = point.z - p->m[2][3];
+        const ossa_float3 look = {p->m[0][0] * wx + p->m[2][0] * wz, point.y - p->m[1][3],
+                                  p->m[0][2] * wx + p->m[2][2] * wz};
         targets[2 * n + (size_t)i] = look;
         const ossa_float3 head = position(&m[k->chain[2]]);
         const float dx = look.x - head.x, dz = look.z - head.z, len = sqrtf(dx * dx + dz * dz);

@@ -5,6 +5,7 @@
 #define OSSA_FORMAT_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "ossa/blob.h"
 
@@ -112,7 +113,9 @@ struct ossa_clip {
     float error;
     float error_time_s;
     uint32_t error_joint;    /* OSSAI_NO_ERROR_JOINT when no joint moves */
-    uint32_t reserved;
+    /* The clip's tracks block (root motion, float tracks), from the clip's
+     * start, 64-aligned; 0 when the clip has none. */
+    uint32_t tracks_offset;
 };
 
 /* ---- compressed clips (docs/blob-format.md, docs/compression.md) ----
@@ -229,6 +232,62 @@ static inline const float *ossai_clip_frames(const struct ossa_clip *clip)
 static inline const uint8_t *ossai_clip_steps(const struct ossa_clip *clip)
 {
     return (const uint8_t *)clip + clip->step_offset;
+}
+
+/* The tracks block of a clip (docs/blob-format.md): its root motion and
+ * float tracks, raw floats at the clip's frames, behind one header. Offsets
+ * are from the block's start. */
+#define OSSAI_TAG_TRACKS OSSAI_TAG('T', 'R', 'K', 'S')
+#define OSSAI_TRACKS_HAS_MOTION 1u
+#define OSSAI_NO_JOINT 0xFFFFFFFFu
+/* Floats per root motion frame: x, z, yaw, 0. */
+#define OSSAI_MOTION_C 4u
+/* Most float tracks in one clip. */
+#define OSSAI_MAX_FLOAT_TRACKS 4096u
+
+typedef struct ossai_clip_tracks {
+    uint32_t tag;            /* OSSAI_TAG_TRACKS */
+    uint32_t bytes;          /* size of the block, header included */
+    uint32_t frame_count;    /* the clip's frame_count */
+    uint32_t flags;          /* OSSAI_TRACKS_* */
+    uint32_t motion_joint;   /* joint the motion was taken from; OSSAI_NO_JOINT without */
+    uint32_t motion_offset;  /* float[frame_count][4]: x, z, yaw, 0; 16-aligned; 0 without */
+    uint32_t track_count;    /* float tracks, <= OSSAI_MAX_FLOAT_TRACKS */
+    uint32_t values_offset;  /* float[track_count][frame_count], 16-aligned */
+    uint32_t names_offset;   /* uint32_t[track_count]: name offsets in the strings */
+    uint32_t strings_offset; /* NUL-terminated UTF-8 names */
+    uint32_t strings_bytes;
+    uint32_t reserved[5];    /* 0 */
+} ossai_clip_tracks;
+_Static_assert(sizeof(ossai_clip_tracks) == 64, "the tracks header is 64 bytes");
+
+/* The clip's tracks block, or NULL (a validated clip). */
+static inline const ossai_clip_tracks *ossai_clip_tracks_of(const struct ossa_clip *clip)
+{
+    return clip->tracks_offset
+               ? (const ossai_clip_tracks *)(const void *)((const char *)clip +
+                                                           clip->tracks_offset)
+               : NULL;
+}
+
+/* The motion frames of a block with OSSAI_TRACKS_HAS_MOTION. */
+static inline const float *ossai_tracks_motion(const ossai_clip_tracks *t)
+{
+    return (const float *)(const void *)((const char *)t + t->motion_offset);
+}
+
+/* Float track k's frame_count values. */
+static inline const float *ossai_tracks_values(const ossai_clip_tracks *t, uint32_t k)
+{
+    return (const float *)(const void *)((const char *)t + t->values_offset) +
+           (size_t)k * t->frame_count;
+}
+
+static inline const char *ossai_tracks_name(const ossai_clip_tracks *t, uint32_t k)
+{
+    uint32_t at;
+    memcpy(&at, (const char *)t + t->names_offset + 4u * k, sizeof at);
+    return (const char *)t + t->strings_offset + at;
 }
 
 /* Mesh section (seed 002's layout). Hot data first: the bind-pose skinned

@@ -34,10 +34,6 @@ ossa_result ossa_clip_validate(const void *data, size_t bytes, const ossa_clip *
     if (c->flags & ~known)
         return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, -1, 20,
                               "%s: unknown flags 0x%x", where, c->flags);
-    if (c->reserved != 0)
-        return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, -1,
-                              (int64_t)offsetof(ossa_clip, reserved),
-                              "%s: reserved word is 0x%x, not 0", where, c->reserved);
     if (!isfinite(c->duration) || c->duration < 0.0f || !isfinite(c->rate) || c->rate < 0.0f)
         return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, -1, 24,
                               "%s: duration %g s / rate %g Hz is not finite and >= 0", where,
@@ -62,7 +58,8 @@ ossa_result ossa_clip_validate(const void *data, size_t bytes, const ossa_clip *
         return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, -1, c->name_offset,
                               "%s: the name does not end with a NUL", where);
     if (c->flags & OSSAI_CLIP_PACKED) {
-        if ((r = ossai_clip_validate_packed(c, where, error)))
+        if ((r = ossai_clip_validate_packed(c, where, error)) ||
+            (r = ossai_clip_tracks_validate(c, where, error)))
             return r;
         if (out)
             *out = c;
@@ -112,6 +109,8 @@ ossa_result ossa_clip_validate(const void *data, size_t bytes, const ossa_clip *
                                       where, f, j, (double)len);
         }
     }
+    if ((r = ossai_clip_tracks_validate(c, where, error)))
+        return r;
     if (out)
         *out = c;
     return OSSA_OK;

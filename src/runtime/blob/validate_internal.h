@@ -28,10 +28,14 @@ ossa_result ossai_check_section_start(const void *data, size_t bytes, size_t hea
 ossa_result ossai_mesh_validate_section(const void *data, size_t bytes,
                                         const ossa_skeleton *skeleton, ossa_error *error);
 
+struct ossa_clip;
 /* The compressed part of a clip whose header ossa_clip_validate has checked
  * up to its name (blob/validate_packed.c). */
-struct ossa_clip;
 ossa_result ossai_clip_validate_packed(const struct ossa_clip *clip, const char *where,
+                                       ossa_error *error);
+/* Validates a clip's tracks block (blob/validate_tracks.c), when it has one:
+ * called by the clip validator once the clip's own fields are checked. */
+ossa_result ossai_clip_tracks_validate(const struct ossa_clip *clip, const char *where,
                                        ossa_error *error);
 
 /* |q| within this of 1 is accepted as a unit quaternion in stored data. */

@@ -22,6 +22,7 @@ static inline vf v_sub(vf a, vf b) { return _mm256_sub_ps(a, b); }
 static inline vf v_mul(vf a, vf b) { return _mm256_mul_ps(a, b); }
 static inline vf v_div(vf a, vf b) { return _mm256_div_ps(a, b); }
 static inline vf v_sqrt(vf a) { return _mm256_sqrt_ps(a); }
+static inline vf v_floor(vf a) { return _mm256_floor_ps(a); }
 static inline vf v_max(vf a, vf b) { return _mm256_max_ps(a, b); }
 static inline vf v_fmadd(vf a, vf b, vf c) { return _mm256_fmadd_ps(a, b, c); }
 static inline vm v_lt(vf a, vf b) { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }

@@ -24,6 +24,10 @@ static inline vf v_sub(vf a, vf b) { return _mm512_sub_ps(a, b); }
 static inline vf v_mul(vf a, vf b) { return _mm512_mul_ps(a, b); }
 static inline vf v_div(vf a, vf b) { return _mm512_div_ps(a, b); }
 static inline vf v_sqrt(vf a) { return _mm512_sqrt_ps(a); }
+static inline vf v_floor(vf a)
+{
+    return _mm512_roundscale_ps(a, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+}
 static inline vf v_max(vf a, vf b) { return _mm512_max_ps(a, b); }
 static inline vf v_fmadd(vf a, vf b, vf c) { return _mm512_fmadd_ps(a, b, c); }
 static inline vm v_lt(vf a, vf b) { return _mm512_cmp_ps_mask(a, b, _CMP_LT_OQ); }

@@ -45,6 +45,13 @@ static inline vf v_sqrt(vf a)
         r[i] = sqrtf(a[i]);
     return r;
 }
+static inline vf v_floor(vf a)
+{
+    vf r;
+    for (int i = 0; i < LANE_V; ++i)
+        r[i] = floorf(a[i]);
+    return r;
+}
 /* a * b + c, rounded twice (no FMA on the portable path). */
 static inline vf v_fmadd(vf a, vf b, vf c) { return a * b + c; }
 static inline vm v_lt(vf a, vf b) { return a < b; }
@@ -101,6 +108,7 @@ static inline vf v_sub(vf a, vf b) { V_EACH(a.f[i_] - b.f[i_]); }
 static inline vf v_mul(vf a, vf b) { V_EACH(a.f[i_] * b.f[i_]); }
 static inline vf v_div(vf a, vf b) { V_EACH(a.f[i_] / b.f[i_]); }
 static inline vf v_sqrt(vf a) { V_EACH(sqrtf(a.f[i_])); }
+static inline vf v_floor(vf a) { V_EACH(floorf(a.f[i_])); }
 static inline vf v_max(vf a, vf b) { V_EACH(a.f[i_] > b.f[i_] ? a.f[i_] : b.f[i_]); }
 static inline vf v_fmadd(vf a, vf b, vf c) { V_EACH(a.f[i_] * b.f[i_] + c.f[i_]); }
 static inline vm v_lt(vf a, vf b) { M_EACH(a.f[i_] < b.f[i_]); }

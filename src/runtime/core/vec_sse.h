@@ -22,6 +22,7 @@ static inline vf v_sub(vf a, vf b) { return _mm_sub_ps(a, b); }
 static inline vf v_mul(vf a, vf b) { return _mm_mul_ps(a, b); }
 static inline vf v_div(vf a, vf b) { return _mm_div_ps(a, b); }
 static inline vf v_sqrt(vf a) { return _mm_sqrt_ps(a); }
+static inline vf v_floor(vf a) { return _mm_floor_ps(a); }
 static inline vf v_max(vf a, vf b) { return _mm_max_ps(a, b); }
 static inline vf v_fmadd(vf a, vf b, vf c) { return _mm_add_ps(_mm_mul_ps(a, b), c); }
 static inline vm v_lt(vf a, vf b) { return _mm_cmplt_ps(a, b); }

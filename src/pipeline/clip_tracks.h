@@ -1,0 +1,40 @@
+/* clip_tracks.h - what the clip builder does after a clip's frames are
+ * baked: root motion extracted (root_motion_extract.c), float tracks baked,
+ * and the tracks block appended (clip_tracks.c; the layout is docs/blob-format.md's).
+ * Pipeline-internal. */
+#ifndef OSSA_CLIP_TRACKS_H
+#define OSSA_CLIP_TRACKS_H
+
+#include "ossa/clip_builder.h"
+
+/* Adds the tracks options ask for to *clip (built by the builder,
+ * allocated with options->allocator): *clip is replaced by a copy with the
+ * tracks block appended, the old one freed. Nothing to add leaves it as it
+ * is. Fills the report's root motion and float track fields. On failure
+ * *clip is unchanged (the caller frees it). */
+ossa_result ossai_clip_add_tracks(ossa_clip **clip, const ossa_skeleton *skeleton,
+                                  const ossa_clip_build_options *options,
+                                  ossa_clip_build_report *report, ossa_error *error);
+
+/* Appends the tracks block of `from` (a clip of the same frames) to *clip,
+ * replaced by a copy (the old one freed); `from` without tracks leaves it as
+ * it is. On failure *clip is unchanged. */
+ossa_result ossai_clip_copy_tracks(ossa_clip **clip, const ossa_clip *from,
+                                   const ossa_allocator *allocator, ossa_error *error);
+
+/* The motion of one clip, extracted. */
+typedef struct ossai_motion_extract {
+    int joint;       /* the joint extracted, -1 when nothing moves */
+    float *frames;   /* frame_count x (x, z, yaw, 0), caller memory */
+    double travel;   /* path length of the motion's translation, summed frame to frame */
+} ossai_motion_extract;
+
+/* Chooses the joint (joint_name, or the automatic choice when NULL), fills
+ * out->frames with its motion M(t) from frame 0 and rewrites its local keys
+ * in clip so that the clip plays in place. out->joint is -1 (and the clip
+ * untouched) when no joint moves. */
+ossa_result ossai_root_motion_extract(ossa_clip *clip, const ossa_skeleton *skeleton,
+                                      const char *joint_name, const ossa_allocator *allocator,
+                                      ossai_motion_extract *out, ossa_error *error);
+
+#endif /* OSSA_CLIP_TRACKS_H */

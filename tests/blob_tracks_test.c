@@ -1,0 +1,202 @@
+/* blob_tracks_test.c - a clip's tracks block (root motion and float tracks,
+ * docs/blob-format.md) on bad bytes: every field corrupted is refused with
+ * its own code and a message naming it, a blob truncated at every length is
+ * refused, and any byte flipped (then resealed) is refused or safe to use.
+ * The layout is read through blob_layout.h, written from the page. */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blob_layout.h"
+#include "blob_test_support.h"
+#include "ossa/ossa.h"
+#include "ossa/pipeline.h"
+#include "test_support.h"
+#include "utest.h"
+
+/* OSSA_TEST_NEEDS_PIPELINE */
+
+typedef struct tracks_fixture {
+    ossa_skeleton *skeleton;
+    ossa_clip *clip;
+    unsigned char *data;
+    size_t bytes;
+    uint64_t clip_at;  /* the clip section, from the blob's start */
+    uint64_t block_at; /* the tracks block, from the blob's start */
+    tl_tracks header;
+} tracks_fixture;
+
+/* A three-joint skeleton and a clip whose root walks: root motion and two
+ * float tracks ("heel" and "toe") over 9 frames. */
+static int tracks_fixture_make(tracks_fixture *f)
+{
+    memset(f, 0, sizeof *f);
+    ossa_raw_joint joints[3] = {{"root", -1, ossa_transform_identity()},
+                                {"leg", 0, ossa_transform_identity()},
+                                {"foot", 1, ossa_transform_identity()}};
+    ossa_raw_skeleton rs = {joints, 3};
+    ossa_error e;
+    if (ossa_skeleton_build(&rs, NULL, &f->skeleton, NULL, &e) != OSSA_OK)
+        return 0;
+    float times[9], heel[9], toe[3] = {0.0f, 1.0f, 0.0f}, toe_times[3] = {0.0f, 0.5f, 1.0f};
+    ossa_float3 t[9];
+    ossa_quat r[9];
+    for (int k = 0; k < 9; ++k) {
+        times[k] = (float)k / 8.0f;
+        t[k] = (ossa_float3){0.1f * (float)k, 1.0f, 0.3f * (float)k};
+        r[k] = ossa_quat_from_axis_angle((ossa_float3){0, 1, 0}, 0.05f * (float)k);
+        heel[k] = (float)(k % 4) * 0.25f;
+    }
+    ossa_raw_joint_track track = {0};
+    track.joint_name = "root";
+    track.translation = (ossa_raw_track3){times, t, NULL, NULL, 9, OSSA_INTERP_LINEAR};
+    track.rotation = (ossa_raw_track_quat){times, r, NULL, NULL, 9, OSSA_INTERP_LINEAR};
+    const ossa_raw_float_track floats[2] = {
+        {"heel", times, heel, NULL, NULL, 9, OSSA_INTERP_LINEAR},
+        {"toe", toe_times, toe, NULL, NULL, 3, OSSA_INTERP_STEP}};
+    ossa_raw_clip raw = {"walk", 1.0f, &track, 1};
+    ossa_clip_build_options o = {0};
+    o.rate = 8.0f;
+    o.root_motion = OSSA_ROOT_MOTION_EXTRACT;
+    o.float_tracks = floats;
+    o.float_track_count = 2;
+    if (ossa_clip_build(&raw, f->skeleton, &o, &f->clip, NULL, &e) != OSSA_OK) {
+        fprintf(stderr, "%s\n", e.message);
+        return 0;
+    }
+    const ossa_clip *clips[1] = {f->clip};
+    ossa_blob_contents contents = {f->skeleton, clips, 1, NULL, 0};
+    void *data = NULL;
+    if (ossa_blob_write_memory(&contents, NULL, &data, &f->bytes, &e) != OSSA_OK)
+        return 0;
+    f->data = data;
+    ossa_blob blob;
+    if (ossa_blob_open(&blob, f->data, f->bytes, 0, &e) != OSSA_OK)
+        return 0;
+    ossa_blob_section(&blob, 1, &f->clip_at, NULL);
+    const tl_clip *c = TL_CAT(tl_clip, f->data, f->clip_at);
+    if (c->tracks_offset == 0)
+        return 0;
+    f->block_at = f->clip_at + c->tracks_offset;
+    memcpy(&f->header, f->data + f->block_at, sizeof f->header);
+    return f->header.tag == TL_TAG_TRACKS && f->header.track_count == 2 &&
+           f->header.flags == 1 && f->header.frame_count == 9;
+}
+
+static void tracks_fixture_free(tracks_fixture *f)
+{
+    ossa_free(NULL, f->data);
+    ossa_clip_free(f->clip, NULL);
+    ossa_skeleton_free(f->skeleton, NULL);
+}
+
+/* A corruption at an offset from the block's start (or, with clip set, the
+ * clip's), the code expected and a word of the message. */
+typedef struct damage {
+    const char *what;
+    uint64_t offset;
+    int clip;
+    uint64_t value;
+    int size;
+    ossa_result expect;
+    const char *mention;
+} damage;
+
+#define TRK(field) offsetof(tl_tracks, field)
+
+TEST(tracks_block_fields_corrupted_are_rejected_naming_the_field)
+{
+    tracks_fixture f;
+    REQUIRE(tracks_fixture_make(&f));
+    const tl_tracks *h = &f.header;
+    const tl_clip *c = TL_CAT(tl_clip, f.data, f.clip_at);
+    const uint32_t nan_bits = 0x7FC00000u, one_bits = 0x3F800000u;
+    const uint64_t motion = h->motion_offset, values = h->values_offset;
+    uint32_t second_name;
+    memcpy(&second_name, f.data + f.block_at + h->names_offset + 4, 4);
+    const damage cases[] = {
+        {"tag", TRK(tag), 0, 0x534B5255u, 4, OSSA_ERR_BLOB_INVARIANT, "'TRKS'"},
+        {"bytes too few", TRK(bytes), 0, 16, 4, OSSA_ERR_BLOB_TRUNCATED, "tracks block bytes"},
+        {"bytes too many", TRK(bytes), 0, c->bytes, 4, OSSA_ERR_BLOB_TRUNCATED, "tracks block bytes"},
+        {"frame count", TRK(frame_count), 0, 8, 4, OSSA_ERR_BLOB_INVARIANT, "frame_count = 8"},
+        {"flags", TRK(flags), 0, 3, 4, OSSA_ERR_BLOB_INVARIANT, "unknown flags"},
+        {"reserved", TRK(reserved) + 8, 0, 1, 4, OSSA_ERR_BLOB_INVARIANT, "reserved word 2"},
+        {"motion joint", TRK(motion_joint), 0, 3, 4, OSSA_ERR_BLOB_INVARIANT, "root motion joint 3"},
+        {"motion misaligned", TRK(motion_offset), 0, motion + 4, 4, OSSA_ERR_BLOB_ALIGNMENT, "root motion"},
+        {"motion outside", TRK(motion_offset), 0, h->bytes - 16, 4, OSSA_ERR_BLOB_TRUNCATED, "root motion"},
+        {"motion in the header", TRK(motion_offset), 0, 16, 4, OSSA_ERR_BLOB_INVARIANT, "overlaps the tracks header"},
+        {"motion without flag", TRK(flags), 0, 0, 4, OSSA_ERR_BLOB_INVARIANT, "without root motion"},
+        {"motion frame NaN", motion + 16 * 3 + 4, 0, nan_bits, 4, OSSA_ERR_BLOB_INVARIANT, "root motion frame 3 is not finite"},
+        {"motion fourth float", motion + 16 * 5 + 12, 0, one_bits, 4, OSSA_ERR_BLOB_INVARIANT, "frame 5's fourth float"},
+        {"motion frame 0", motion, 0, one_bits, 4, OSSA_ERR_BLOB_INVARIANT, "frame 0"},
+        {"too many tracks", TRK(track_count), 0, 5000, 4, OSSA_ERR_BLOB_INVARIANT, "track_count = 5000"},
+        {"tracks past the block", TRK(track_count), 0, 4000, 4, OSSA_ERR_BLOB_TRUNCATED, "float track values"},
+        {"values misaligned", TRK(values_offset), 0, values + 4, 4, OSSA_ERR_BLOB_ALIGNMENT, "float track values"},
+        {"values in the header", TRK(values_offset), 0, 0, 4, OSSA_ERR_BLOB_INVARIANT, "overlap the tracks header"},
+        {"names outside", TRK(names_offset), 0, h->bytes, 4, OSSA_ERR_BLOB_TRUNCATED, "float track names"},
+        {"strings outside", TRK(strings_bytes), 0, h->bytes, 4, OSSA_ERR_BLOB_TRUNCATED, "float track strings"},
+        {"name outside", h->names_offset + 4, 0, h->strings_bytes, 4, OSSA_ERR_BLOB_INVARIANT, "float track 1's name"},
+        {"name unterminated", h->strings_offset + h->strings_bytes - 1, 0, 'x', 1, OSSA_ERR_BLOB_INVARIANT, "float track 1's name"},
+        {"name empty", h->names_offset + 4, 0, second_name - 1, 4, OSSA_ERR_BLOB_INVARIANT, "empty name"},
+        {"names equal", h->names_offset + 4, 0, 0, 4, OSSA_ERR_BLOB_INVARIANT, "both named 'heel'"},
+        {"value NaN", values + 4 * (9 + 2), 0, nan_bits, 4, OSSA_ERR_BLOB_INVARIANT, "float track 'toe' frame 2"},
+        {"no tracks, arrays left", TRK(track_count), 0, 0, 4, OSSA_ERR_BLOB_INVARIANT, "without float tracks"},
+        {"offset into the keys", offsetof(tl_clip, tracks_offset), 1, c->frames_offset, 4, OSSA_ERR_BLOB_INVARIANT, "'TRKS'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        const damage *d = &cases[i];
+        unsigned char *copy = malloc(f.bytes);
+        memcpy(copy, f.data, f.bytes);
+        memcpy(copy + (d->clip ? f.clip_at : f.block_at) + d->offset, &d->value, (size_t)d->size);
+        reseal(copy, f.bytes);
+        ossa_error e;
+        const ossa_result r = open_copy(copy, f.bytes, 0, &e);
+        const bool said = strstr(e.message, d->mention) != NULL;
+        if (r != d->expect || !said)
+            fprintf(stderr, "%s: %s, expected %s: %s\n", d->what, ossa_result_name(r),
+                    ossa_result_name(d->expect), e.message);
+        CHECK(r == d->expect && said);
+        free(copy);
+    }
+    tracks_fixture_free(&f);
+}
+
+TEST(tracks_blob_truncated_or_flipped_is_refused_or_safe)
+{
+    tracks_fixture f;
+    REQUIRE(tracks_fixture_make(&f));
+    int wrong = 0;
+    for (size_t len = 0; len < f.bytes; ++len) {
+        ossa_error e;
+        wrong += open_copy(f.data, len, OSSA_BLOB_SKIP_CHECKSUM, &e) != OSSA_ERR_BLOB_TRUNCATED;
+    }
+    CHECK_INT(wrong, 0);
+    int opened = 0;
+    for (size_t i = f.block_at; i < f.bytes; ++i) {
+        unsigned char *copy = malloc(f.bytes);
+        memcpy(copy, f.data, f.bytes);
+        copy[i] ^= 0xFF;
+        reseal(copy, f.bytes);
+        ossa_error e;
+        const ossa_result r = open_copy(copy, f.bytes, 0, &e);
+        if (r == OSSA_OK) {
+            ++opened;
+            /* what opened is safe to read: the motion at every frame */
+            ossa_blob blob;
+            REQUIRE(ossa_blob_open(&blob, copy, f.bytes, 0, &e) == OSSA_OK);
+            const ossa_clip *clip = ossa_blob_clip(&blob, 0);
+            for (int k = 0; k <= 8; ++k) {
+                const ossa_root_motion m = ossa_clip_root_motion_at(clip, (float)k / 8.0f);
+                CHECK(m.x == m.x && m.z == m.z && m.yaw_rad == m.yaw_rad);
+            }
+        }
+        free(copy);
+    }
+    /* values can change and stay valid; structure cannot */
+    CHECK(opened > 0);
+    tracks_fixture_free(&f);
+}
+
+UTEST_MAIN(tracks_block_fields_corrupted_are_rejected_naming_the_field,
+           tracks_blob_truncated_or_flipped_is_refused_or_safe)
