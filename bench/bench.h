@@ -14,6 +14,7 @@ int bench_hierarchy_main(int argc, char **argv); /* hierarchy_bench.c, seed 001 
 int bench_skinning_main(int argc, char **argv);  /* skinning_bench.c, seed 002 */
 int bench_locality_main(int argc, char **argv);  /* locality_bench.c, seed 003 */
 int bench_frame_main(int argc, char **argv);     /* frame_bench.c, the crowd frame */
+int bench_compression_main(int argc, char **argv); /* compression_bench.c, issue 10 */
 int bench_locomotion_main(int argc, char **argv); /* locomotion_bench.c, issue 12 */
 int bench_ik_main(int argc, char **argv);        /* ik_bench.c, issue 13's IK goal */
 

@@ -11,6 +11,8 @@ static const ossa_bench_entry entries[] = {
     {"locality", bench_locality_main,
      "seed 003: pointers vs arrays, packed particles, hot/cold"},
     {"frame", bench_frame_main, "a full crowd frame per stage, lanes vs reference; scaling sweep"},
+    {"compression", bench_compression_main,
+     "every clip of the shared models compressed: sizes, ratios, errors; ozz 0.16 beside"},
     {"locomotion", bench_locomotion_main,
      "root motion, events and transitions: what they add to the crowd frame"},
     {"ik", bench_ik_main, "two-bone legs + a look-at chain for 1000 characters, lanes vs reference"},

@@ -40,6 +40,13 @@ static void help(FILE *to)
             "  --sweep           also time the library's frame for 10 .. 100000 characters\n"
             "                    (min(N, --skinned) skinned) and 1 .. --threads threads\n"
             "  --sweep-max N     largest crowd of the sweep (default 100000)\n"
+            "  --clips N         the clip library instead: the characters spread over N\n"
+            "                    clips (the character's k clips, each round of k played\n"
+            "                    from another phase: N different clips, both kinds built\n"
+            "                    from the same keys), raw and compressed side by side:\n"
+            "                    one clip sampled and the library's whole frame, beside\n"
+            "                    the k clips raw; the bytes of keys in memory and read\n"
+            "                    per frame; issue 10's goals (use a 67-joint pab blob)\n"
             "%s",
             bench_common_help());
 }
@@ -95,6 +102,9 @@ static int parse(int argc, char **argv, frame_options *o)
                 return 2;
         } else if (cli_is(a, "--sweep", NULL)) {
             o->sweep = true;
+        } else if (cli_is(a, "--clips", NULL)) {
+            if (!cli_int_arg(argc, argv, &i, 1, 65535, &o->clips))
+                return 2;
         } else if (cli_is(a, "--sweep-max", NULL)) {
             if (!cli_int_arg(argc, argv, &i, 10, 10000000, &o->sweep_max))
                 return 2;
@@ -149,11 +159,18 @@ int bench_frame_main(int argc, char **argv)
     snprintf(other_label, sizeof other_label, "the same, %s vertices",
              o.skin_format == OSSA_SKIN_FORMAT_PACKED ? "float4" : "packed");
     v[V_CROWD_OTHER].label = other_label;
+    if (o.clips && o.common.list)
+        return frame_clips_run(&o, NULL);
     if (o.common.list)
         return bench_run(v, V_COUNT, &o.common), 0;
     frame_character c;
     if (!frame_character_load(&c, o.common.model, o.synthetic))
         return 1;
+    if (o.clips) {
+        code = frame_clips_run(&o, &c);
+        frame_character_free(&c);
+        return code;
+    }
     frame_scene s;
     if (!frame_scene_init(&s, &c, o.characters, o.skinned, o.common.threads, o.width, o.path,
                           o.skin_format,

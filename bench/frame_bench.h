@@ -19,6 +19,7 @@ typedef struct frame_options {
     ossa_skin_format skin_format; /* the lanes' and the crowd's vertices (default packed) */
     bool sweep;
     int sweep_max;
+    int clips; /* --clips N: the clip library workload (frame_clips.c), 0: off */
 } frame_options;
 
 /* The variants, interleaved by the harness. */
@@ -43,5 +44,9 @@ void frame_print_stages(const frame_options *o, const frame_scene *s, const benc
 /* The library's frame for 10 .. sweep_max characters on 1 .. threads
  * threads, bit identity across thread counts checked. Returns an exit code. */
 int frame_sweep(const frame_options *o, const frame_character *c);
+
+/* --clips N: the characters over N clips, raw and compressed side by side
+ * (frame_clips.c). Returns an exit code. */
+int frame_clips_run(const frame_options *o, const frame_character *c);
 
 #endif /* OSSA_BENCH_FRAME_BENCH_H */

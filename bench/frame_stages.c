@@ -21,6 +21,8 @@ static void ref_sample(frame_scene *s, int second)
             j.clip_index_count = s->characters;
             j.time_s = second ? s->time_b : s->time_a;
             j.character_count = s->characters;
+            j.rest_pose = ossa_skeleton_rest_pose(s->character->skeleton);
+            j.rest_pose_count = s->joints;
             j.character_begin = begin;
             j.character_end = end;
             j.output = second ? s->ref_b : s->ref_a;

@@ -65,6 +65,8 @@ static inline ossa_lane_sampling_job frame_lane_sampling_job(const frame_scene *
     j.clip_index_count = count;
     j.time_s = (second ? s->time_b : s->time_a) + first;
     j.character_count = count;
+    j.rest_pose = ossa_skeleton_rest_pose(s->character->skeleton);
+    j.rest_pose_count = s->joints;
     j.width = s->width;
     j.path = s->path;
     j.output = pose;

@@ -25,6 +25,8 @@ static bool sample_army(army *a, const character *ch)
     job.clip_index_count = a->characters;
     job.time_s = time_s;
     job.character_count = a->characters;
+    job.rest_pose = ossa_skeleton_rest_pose(ch->skeleton);
+    job.rest_pose_count = a->joints;
     job.output = a->local;
     job.output_count = a->characters * a->joints;
     ossa_result r = ossa_sampling_job_run(&job);

@@ -175,7 +175,8 @@ static int foot_tracks(loco *b)
             for (int i = 0; i < samples; ++i) {
                 const float t = samples > 1 ? duration * (float)i / (float)(samples - 1) : 0.0f;
                 for (int j = 0; j < c->joints; ++j)
-                    local[j] = ossa_clip_sample_joint(clip, j, t, OSSA_ROTATION_NLERP);
+                    local[j] = ossa_clip_sample_joint(clip, ossa_skeleton_rest_pose(c->skeleton), j, t,
+                                                      OSSA_ROTATION_NLERP);
                 ossa_local_to_model_job l = {0};
                 l.parents = ossa_skeleton_parents(c->skeleton);
                 l.joint_count = c->joints;

@@ -235,6 +235,8 @@ static bool palettes(skin_crowd *c, const ossa_skeleton *skeleton, const ossa_cl
         s.clip_index_count = n;
         s.time_s = time;
         s.character_count = n;
+        s.rest_pose = ossa_skeleton_rest_pose(skeleton);
+        s.rest_pose_count = joints;
         s.output = local;
         s.output_count = n * joints;
         ossa_local_to_model_job l = {0};

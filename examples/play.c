@@ -188,6 +188,9 @@ static int run_frame(frame *f, const ossa_skeleton *skeleton, const ossa_mesh *m
     sample.clip_count = 1;
     sample.time_s = f->time_s;
     sample.character_count = n;
+    /* Compressed clips store what differs from the rest pose; raw ones ignore it. */
+    sample.rest_pose = ossa_skeleton_rest_pose(skeleton);
+    sample.rest_pose_count = f->joints;
     sample.output = f->pose_a;
     sample.output_count = poses;
     if (failed(ossa_sampling_job_run(&sample), "sampling clip A"))

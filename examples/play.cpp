@@ -199,6 +199,9 @@ void play(const options &o)
     sample.clip_count = 1;
     sample.time_s = time_s.get();
     sample.character_count = n;
+    // Compressed clips store what differs from the rest pose; raw ones ignore it.
+    sample.rest_pose = ossa_skeleton_rest_pose(skeleton);
+    sample.rest_pose_count = joints;
     sample.output = pose_a.get();
     sample.output_count = static_cast<int>(poses);
     check(ossa_sampling_job_run(&sample), "sampling clip A");

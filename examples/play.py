@@ -61,6 +61,7 @@ class SamplingJob(ctypes.Structure):  # ossa_sampling_job
                 ("time_s", POINTER(c_float)), ("character_count", c_int),
                 ("character_begin", c_int), ("character_end", c_int),
                 ("wrap", c_int), ("rotation_interp", c_int),
+                ("rest_pose", POINTER(Transform)), ("rest_pose_count", c_int),
                 ("output", POINTER(Transform)), ("output_count", c_int)]
 
 
@@ -258,7 +259,9 @@ def play(lib, o):
 
     # 1 sample, each clip.
     clip = (c_void_p * 1)(clip_a)
+    # Compressed clips store what differs from the rest pose; raw ones ignore it.
     sample = SamplingJob(clips=clip, clip_count=1, time_s=time_s, character_count=n,
+                         rest_pose=lib.ossa_skeleton_rest_pose(skeleton), rest_pose_count=joints,
                          output=pose_a, output_count=poses)
     check(lib, lib.ossa_sampling_job_run(byref(sample)), "sampling clip A")
     clip[0], sample.output = clip_b, pose_b

@@ -89,7 +89,8 @@ TEST(blob_header_fields_corrupted_are_rejected_with_their_code)
     const corruption cases[] = {
         {"magic", 0, -1, 'X', 1, OSSA_ERR_BLOB_MAGIC, "magic"},
         {"magic end", 7, -1, 0, 1, OSSA_ERR_BLOB_MAGIC, "magic"},
-        {"version 2", HDR(version), -1, 2, 4, OSSA_ERR_BLOB_VERSION, "version 2"},
+        {"version 1", HDR(version), -1, 1, 4, OSSA_ERR_BLOB_VERSION, "version 1"},
+        {"version 3", HDR(version), -1, 3, 4, OSSA_ERR_BLOB_VERSION, "version 3"},
         {"version 0", HDR(version), -1, 0, 4, OSSA_ERR_BLOB_VERSION, "version 0"},
         {"other byte order", HDR(endian), -1, 0x04030201u, 4, OSSA_ERR_BLOB_ENDIAN, "byte-order"},
         {"garbage byte order", HDR(endian), -1, 0x11111111u, 4, OSSA_ERR_BLOB_INVARIANT, "byte-order"},
@@ -201,7 +202,9 @@ TEST(clip_section_fields_corrupted_are_rejected_with_their_code)
         {"stride", CLIP(joint_stride), 2, 32, 4, OSSA_ERR_BLOB_INVARIANT, "joint_stride = 32"},
         {"no frames", CLIP(frame_count), 2, 0, 4, OSSA_ERR_BLOB_INVARIANT, "frame_count is 0"},
         {"frame count vs duration", CLIP(frame_count), 2, 5000, 4, OSSA_ERR_BLOB_INVARIANT, "do not span"},
-        {"flags", CLIP(flags), 2, 2, 4, OSSA_ERR_BLOB_INVARIANT, "unknown flags"},
+        {"flags", CLIP(flags), 2, 8, 4, OSSA_ERR_BLOB_INVARIANT, "unknown flags"},
+        {"compressed flag on a raw clip", CLIP(flags), 2, 2, 4, OSSA_ERR_BLOB_INVARIANT,
+         "step_offset"},
         {"step flag off", CLIP(flags), 2, 0, 4, OSSA_ERR_BLOB_INVARIANT, "step flag"},
         {"duration NaN", CLIP(duration), 2, nan_bits, 4, OSSA_ERR_BLOB_INVARIANT, "duration"},
         {"rate off", CLIP(rate), 2, half_bits, 4, OSSA_ERR_BLOB_INVARIANT, "do not span"},
@@ -226,7 +229,7 @@ TEST(clip_section_fields_corrupted_are_rejected_with_their_code)
     REQUIRE(ossa_blob_open(&blob, f.data, f.bytes, 0, NULL) == OSSA_OK);
     uint64_t at = 0;
     ossa_blob_section(&blob, 2, &at, NULL);
-    copy[at + CLIP(flags)] = 6;
+    copy[at + CLIP(flags)] = 0x10;
     reseal(copy, f.bytes);
     ossa_error e;
     CHECK_RESULT(open_copy(copy, f.bytes, 0, &e), OSSA_ERR_BLOB_INVARIANT);

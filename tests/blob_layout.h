@@ -50,16 +50,46 @@ typedef struct tl_skeleton {
 } tl_skeleton;
 _Static_assert(sizeof(tl_skeleton) == 64, "the skeleton header is 64 bytes");
 
-/* Clip section header (raw clips), 64 bytes. Frames are
- * f32[frame_count][10][joint_stride]: rows tx ty tz qx qy qz qw sx sy sz. */
+/* Clip section header, 64 bytes. Raw clips: frames are
+ * f32[frame_count][10][joint_stride]: rows tx ty tz qx qy qz qw sx sy sz.
+ * Compressed clips (flag 2): frames_offset locates a tl_clip_packed. */
 typedef struct tl_clip {
     uint32_t tag, bytes, joint_count, joint_stride, frame_count, flags;
     float duration, rate;
     uint32_t frames_offset, step_offset, name_offset, name_bytes;
-    float error_translation, error_rotation_deg, error_scale;
-    uint32_t tracks_offset;
+    float error, error_time_s;
+    uint32_t error_joint, tracks_offset;
 } tl_clip;
 _Static_assert(sizeof(tl_clip) == 64, "the clip header is 64 bytes");
+#define TL_CLIP_HAS_STEP 1u
+#define TL_CLIP_COMPRESSED 2u
+#define TL_CLIP_USES_REST 4u
+#define TL_CLIP_FULL_ROTATIONS 8u
+
+/* A compressed clip's packed block header, 48 bytes. */
+typedef struct tl_packed_block {
+    uint32_t component_count, segment_shift, segment_count, flags;
+    uint32_t ranges_offset, segments_offset, seg_data_offset, bits_offset, bits_bytes;
+    uint32_t reserved[3];
+} tl_packed_block;
+_Static_assert(sizeof(tl_packed_block) == 48, "the packed block header is 48 bytes");
+
+/* A compressed clip's header after the clip header, 80 bytes. Masks are
+ * u16[rows][joint_stride / 16], rows anim T R S, const T R S, then step T R
+ * S with flag 1, then the full rotations' row with flag 8. */
+typedef struct tl_clip_packed {
+    uint32_t masks_offset, constants_offset, constant_count, rest_crc;
+    float tolerance, distance;
+    uint32_t extension_offset, reserved;
+    tl_packed_block block;
+} tl_clip_packed;
+_Static_assert(sizeof(tl_clip_packed) == 80, "the compressed clip header is 80 bytes");
+
+/* A segment's entry: where its first frame's bits start, and its bits per
+ * frame (the sum of its widths). */
+typedef struct tl_packed_segment {
+    uint32_t byte_offset, frame_bits;
+} tl_packed_segment;
 
 /* A clip's tracks block header, 64 bytes at tracks_offset: motion frames
  * f32[frame_count][4] (x, z, yaw, 0), float track values

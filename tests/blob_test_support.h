@@ -104,7 +104,7 @@ static inline void use_blob(const ossa_blob *blob)
         const float d = ossa_clip_duration(clip);
         for (int j = 0; j < ossa_clip_joint_count(clip); ++j)
             for (int k = 0; k <= 4; ++k)
-                (void)ossa_clip_sample_joint(clip, j, d * (float)k / 4, OSSA_ROTATION_SLERP);
+                (void)ossa_clip_sample_joint(clip, NULL, j, d * (float)k / 4, OSSA_ROTATION_SLERP);
         (void)strlen(ossa_clip_name(clip));
     }
 }

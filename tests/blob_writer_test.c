@@ -101,7 +101,7 @@ TEST(written_blob_has_the_documented_layout)
     tl_header h;
     memcpy(&h, p, sizeof h);
     CHECK(memcmp(p, "OSSA\r\n\x1a\n", 8) == 0);
-    CHECK(h.version == 1 && h.endian == 0x01020304u && h.total_bytes == bytes);
+    CHECK(h.version == 2 && h.endian == 0x01020304u && h.total_bytes == bytes);
     CHECK(h.header_bytes == 64 && h.section_table_offset == 64 && h.section_count == 4);
     CHECK(h.flags == 0 && bytes % 64 == 0);
     /* Sections in order, 64-aligned, after the table; the gaps are zeros. */

@@ -162,6 +162,7 @@ static inline ossa_clip *build_one(const ossa_skeleton *sk, const ossa_raw_joint
     ossa_clip_build_options options;
     memset(&options, 0, sizeof options);
     options.rate = rate;
+    options.raw = true;
     ossa_clip *clip = NULL;
     ossa_clip_build(&raw, sk, &options, &clip, report, e);
     return clip;

@@ -54,7 +54,7 @@ static void model_at(const character *ch, int g, float t, ts_dmat *model)
 {
     ossa_transform *local = malloc(sizeof *local * (size_t)ch->n);
     for (int j = 0; j < ch->n; ++j)
-        local[j] = ossa_clip_sample_joint(ch->c.clips[g], j, t, OSSA_ROTATION_NLERP);
+        local[j] = ossa_clip_sample_joint(ch->c.clips[g], NULL, j, t, OSSA_ROTATION_NLERP);
     ts_model_flat(ossa_skeleton_parents(ch->s), local, ch->n, NULL, model);
     free(local);
 }
@@ -125,8 +125,8 @@ TEST(default_clips_loop_first_frame_equals_last)
         const float d = ossa_clip_duration(clip);
         int differ = 0;
         for (int j = 0; j < ch.n; ++j) {
-            ossa_transform a = ossa_clip_sample_joint(clip, j, 0.0f, OSSA_ROTATION_NLERP);
-            ossa_transform b = ossa_clip_sample_joint(clip, j, d, OSSA_ROTATION_NLERP);
+            ossa_transform a = ossa_clip_sample_joint(clip, NULL, j, 0.0f, OSSA_ROTATION_NLERP);
+            ossa_transform b = ossa_clip_sample_joint(clip, NULL, j, d, OSSA_ROTATION_NLERP);
             const ossa_quat q = a.rotation, r = b.rotation;
             const bool same_rotation = (q.x == r.x && q.y == r.y && q.z == r.z && q.w == r.w) ||
                                        (q.x == -r.x && q.y == -r.y && q.z == -r.z && q.w == -r.w);

@@ -64,7 +64,11 @@ TEST(import_fbx_clip_duration_is_the_takes_length)
         ossa_clip *clip = ts_clip_build(&im.clips[0], s, 0.0f);
         REQUIRE(clip);
         CHECK_NEAR(ossa_clip_duration(clip), expected, 1e-6);
-        CHECK_NEAR(ossa_clip_rate(clip), 30.0, 1e-3); /* the files' keys are at 30 Hz */
+        /* The files' keys are on a 30 Hz grid (walk's all, the others' mostly:
+         * the rate may rise to a multiple to stay within the tolerance). */
+        const double multiple = ossa_clip_rate(clip) / 30.0;
+        CHECK(multiple >= 1.0 - 1e-6);
+        CHECK_NEAR(multiple, floor(multiple + 0.5), 1e-4);
         ossa_clip_free(clip, NULL);
         ossa_skeleton_free(s, NULL);
         ossa_import_free(&im);
@@ -222,7 +226,7 @@ TEST(import_linear_and_step_keys_are_exact_at_source_key_times)
             const int j = ossa_skeleton_find_joint(f.s, rc.node);
             REQUIRE(j >= 0);
             for (int k = 0; k < rc.keys; ++k) {
-                ossa_transform x = ossa_clip_sample_joint(clip, j, (float)rc.times[k],
+                ossa_transform x = ossa_clip_sample_joint(clip, NULL, j, (float)rc.times[k],
                                                           OSSA_ROTATION_NLERP);
                 double got[4];
                 sampled(&x, rc.path, got);
@@ -254,7 +258,7 @@ TEST(import_step_curves_hold_each_key_until_the_next)
             for (int k = 0; k + 1 < rc.keys; ++k)
                 for (double u = 0.1; u < 1.0; u += 0.2) {
                     const double t = rc.times[k] + u * (rc.times[k + 1] - rc.times[k]);
-                    ossa_transform x = ossa_clip_sample_joint(clip, j, (float)t,
+                    ossa_transform x = ossa_clip_sample_joint(clip, NULL, j, (float)t,
                                                               OSSA_ROTATION_NLERP);
                     double got[4];
                     sampled(&x, rc.path, got);
@@ -295,7 +299,7 @@ TEST(import_cubicspline_follows_the_hermite_formula_between_keys)
                     const double t = rc.times[k] + 0.25 * quarter * (rc.times[k + 1] - rc.times[k]);
                     double expected[4], raw[4], linear[4];
                     hermite(&rc, k, t, expected);
-                    ossa_transform x = ossa_clip_sample_joint(clip, j, (float)t,
+                    ossa_transform x = ossa_clip_sample_joint(clip, NULL, j, (float)t,
                                                               OSSA_ROTATION_NLERP);
                     double got[4];
                     sampled(&x, rc.path, got);
@@ -325,6 +329,131 @@ TEST(import_cubicspline_follows_the_hermite_formula_between_keys)
         free(rc.values);
     }
     CHECK_INT(curves, 4); /* "Linear Scale" is CUBICSPLINE in the file too */
+    close_interpolation_test(&f);
+}
+
+/* The spec's value of a curve at any time t (STEP, LINEAR: slerp for
+ * rotations, CUBICSPLINE), held before the first and after the last key. */
+static void spec_eval(const ref_curve *rc, double t, double *out)
+{
+    const int c = rc->components;
+    int k = 0;
+    while (k + 1 < rc->keys && rc->times[k + 1] <= t)
+        ++k;
+    if (t <= rc->times[0] || k + 1 >= rc->keys || strcmp(rc->interp, "STEP") == 0) {
+        memcpy(out, key_value(rc, t <= rc->times[0] ? 0 : k), sizeof(double) * (size_t)c);
+        if (c == 4) {
+            const double len = sqrt(out[0] * out[0] + out[1] * out[1] + out[2] * out[2] + out[3] * out[3]);
+            for (int i = 0; i < 4; ++i)
+                out[i] /= len;
+        }
+        return;
+    }
+    if (strcmp(rc->interp, "CUBICSPLINE") == 0) {
+        hermite(rc, k, t, out);
+        return;
+    }
+    const double s = (t - rc->times[k]) / (rc->times[k + 1] - rc->times[k]);
+    const double *a = key_value(rc, k), *b = key_value(rc, k + 1);
+    if (c == 4) {
+        ts_dquat qa = {a[0], a[1], a[2], a[3]}, qb = {b[0], b[1], b[2], b[3]};
+        const ts_dquat q = ts_dquat_slerp(ts_dquat_normalize(qa), ts_dquat_normalize(qb), s);
+        out[0] = q.x, out[1] = q.y, out[2] = q.z, out[3] = q.w;
+        return;
+    }
+    for (int i = 0; i < c; ++i)
+        out[i] = a[i] + (b[i] - a[i]) * s;
+}
+
+/* How far the corners of a node's cube (+-1 on each axis) are from where
+ * the spec puts them, when the curve's part of the node transform (and only
+ * it) differs: got and want hold that part's value. */
+static double corner_error(const char *path, const double *got, const double *want)
+{
+    double worst = 0.0;
+    for (int corner = 0; corner < 8; ++corner) {
+        const double p[3] = {corner & 1 ? 1 : -1, corner & 2 ? 1 : -1, corner & 4 ? 1 : -1};
+        double a[3], b[3];
+        if (strcmp(path, "translation") == 0) {
+            for (int i = 0; i < 3; ++i)
+                a[i] = p[i] + got[i], b[i] = p[i] + want[i];
+        } else if (strcmp(path, "scale") == 0) {
+            for (int i = 0; i < 3; ++i)
+                a[i] = p[i] * got[i], b[i] = p[i] * want[i];
+        } else {
+            const ts_dquat qa = {got[0], got[1], got[2], got[3]}, qb = {want[0], want[1], want[2], want[3]};
+            const ts_dquat pv = {p[0], p[1], p[2], 0};
+            const ts_dquat ca = {-qa.x, -qa.y, -qa.z, qa.w}, cb = {-qb.x, -qb.y, -qb.z, qb.w};
+            const ts_dquat ra = ts_dquat_mul(ts_dquat_mul(qa, pv), ca);
+            const ts_dquat rb = ts_dquat_mul(ts_dquat_mul(qb, pv), cb);
+            a[0] = ra.x, a[1] = ra.y, a[2] = ra.z, b[0] = rb.x, b[1] = rb.y, b[2] = rb.z;
+        }
+        const double dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
+        worst = fmax(worst, sqrt(dx * dx + dy * dy + dz * dz));
+    }
+    return worst;
+}
+
+/* Issue 10's goal: at default settings every clip follows the spec within
+ * 1e-4 of the model's height (the cubes' extent: their centres are 0 to 6.96
+ * up and they reach 1 either side). CUBICSPLINE curves are resampled at the
+ * rate their error asks for and compressed, each cube measured at its reach
+ * as ossa build does; every key time and 400 random times are checked at
+ * the eight corners of each cube. */
+TEST(import_interpolation_test_follows_the_spec_within_1e_4_of_its_height)
+{
+    if (!ts_model_path("khronos/interpolation_test.gltf"))
+        SKIP("khronos/interpolation_test.gltf not found");
+    interp_fixture f;
+    REQUIRE(open_interpolation_test(&f));
+    double lowest = INFINITY, highest = -INFINITY;
+    const cJSON *nodes = cJSON_GetObjectItem(f.g.json, "nodes");
+    for (int n = 0; n < cJSON_GetArraySize(nodes); ++n) {
+        const cJSON *node = cJSON_GetArrayItem(nodes, n);
+        const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(node, "name"));
+        if (!name || strncmp(name, "Cube", 4) != 0)
+            continue;
+        const cJSON *t = cJSON_GetObjectItem(node, "translation");
+        const double y = t ? cJSON_GetArrayItem(t, 1)->valuedouble : 0.0;
+        lowest = fmin(lowest, y - 1.0);
+        highest = fmax(highest, y + 1.0);
+    }
+    const double height = highest - lowest, bound = 1e-4 * height;
+    CHECK(height > 8.9 && height < 9.0);
+    /* As ossa build does: each cube is a rigid mesh, measured at its reach. */
+    const int joints = ossa_skeleton_joint_count(f.s);
+    float *reach = calloc((size_t)joints, sizeof *reach);
+    CHECK_INT(ossa_clip_rigid_mesh_reach(f.s, f.im.meshes, f.im.mesh_count, reach), 9);
+    ossa_clip_build_options options;
+    memset(&options, 0, sizeof options); /* compressed, as ossa build makes them */
+    options.joint_distances = reach;
+    options.joint_distance_count = joints;
+    ts_rng r = ts_rng_make(1010);
+    for (int a = 0; a < f.im.clip_count; ++a) {
+        ref_curve rc = ref_curve_of(&f.g, a);
+        ossa_clip *clip = NULL;
+        REQUIRE(ossa_clip_build(&f.im.clips[a], f.s, &options, &clip, NULL, NULL) == OSSA_OK);
+        const int j = ossa_skeleton_find_joint(f.s, rc.node);
+        REQUIRE(j >= 0);
+        const double duration = ossa_clip_duration(clip);
+        double worst = 0.0;
+        for (int i = 0; i < 400 + rc.keys; ++i) {
+            const float t = i < 400 ? (float)ts_uniform(&r, 0.0, duration) : (float)rc.times[i - 400];
+            double want[4] = {0, 0, 0, 0}, got[4] = {0, 0, 0, 0};
+            spec_eval(&rc, t, want);
+            const ossa_transform x = ossa_clip_sample_joint(clip, ossa_skeleton_rest_pose(f.s), j,
+                                                            t, OSSA_ROTATION_NLERP);
+            sampled(&x, rc.path, got);
+            worst = fmax(worst, corner_error(rc.path, got, want));
+        }
+        fprintf(stderr, "  %-24s %6.1f Hz: %.3g of the height off the spec\n",
+                ossa_clip_name(clip), (double)ossa_clip_rate(clip), worst / height);
+        CHECK(worst <= bound);
+        ossa_clip_free(clip, NULL);
+        free(rc.times);
+        free(rc.values);
+    }
+    free(reach);
     close_interpolation_test(&f);
 }
 
@@ -361,4 +490,5 @@ UTEST_MAIN(import_fbx_clip_duration_is_the_takes_length,
            import_linear_and_step_keys_are_exact_at_source_key_times,
            import_step_curves_hold_each_key_until_the_next,
            import_cubicspline_follows_the_hermite_formula_between_keys,
+           import_interpolation_test_follows_the_spec_within_1e_4_of_its_height,
            import_fbx_first_keys_equal_the_folded_node_pose)

@@ -25,6 +25,8 @@ static bool model_positions(const ossa_skeleton *s, const ossa_clip *clip, float
     sample.clip_count = 1;
     sample.time_s = &t;
     sample.character_count = 1;
+    sample.rest_pose = ossa_skeleton_rest_pose(s);
+    sample.rest_pose_count = n;
     sample.output = local;
     sample.output_count = n;
     ossa_local_to_model_job l2m = {0};

@@ -251,7 +251,7 @@ TEST(build_writes_a_blob_that_info_and_dump_read)
     CHECK_INT(left, 1);
     char blob[1100], cmd[3000];
     snprintf(blob, sizeof blob, "%s/good.ossa", inputs);
-    snprintf(cmd, sizeof cmd, "'%s' build -q '%s' -o '%s' && '%s' dump '%s' --time 1.5 --json",
+    snprintf(cmd, sizeof cmd, "'%s' build -q --raw '%s' -o '%s' && '%s' dump '%s' --time 1.5 --json",
              OSSA_TEST_TOOL, file, blob, OSSA_TEST_TOOL, blob);
     FILE *p = popen(cmd, "r");
     REQUIRE(p);

@@ -56,13 +56,14 @@ TEST(import_keeps_each_curves_own_key_times)
     REQUIRE(ossa_skeleton_build(&im.skeleton, NULL, &s, NULL, &e) == OSSA_OK);
     ossa_clip_build_options options = {0};
     options.rate = 40.0f;
+    options.raw = true;
     REQUIRE(ossa_clip_build(&im.clips[0], s, &options, &clip, NULL, &e) == OSSA_OK);
     const int b = ossa_skeleton_find_joint(s, "B");
-    ossa_transform x = ossa_clip_sample_joint(clip, b, 0.75f, OSSA_ROTATION_SLERP);
+    ossa_transform x = ossa_clip_sample_joint(clip, NULL, b, 0.75f, OSSA_ROTATION_SLERP);
     CHECK_NEAR(x.translation.y, 2.0, 1e-6);
     CHECK_NEAR(x.rotation.z, sin(0.75 * 3.14159265358979 / 4), 1e-5);
     CHECK_NEAR(x.rotation.w, cos(0.75 * 3.14159265358979 / 4), 1e-5);
-    x = ossa_clip_sample_joint(clip, b, 0.25f, OSSA_ROTATION_SLERP);
+    x = ossa_clip_sample_joint(clip, NULL, b, 0.25f, OSSA_ROTATION_SLERP);
     CHECK_NEAR(x.translation.y, 1.0, 1e-6); /* STEP: the first key until 0.5 s */
     ossa_clip_free(clip, NULL);
     ossa_skeleton_free(s, NULL);

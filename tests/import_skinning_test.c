@@ -471,6 +471,8 @@ TEST(animated_arnaud_skins_to_finite_vertices_that_stay_attached)
         sample.clip_count = 1;
         sample.time_s = &times[t];
         sample.character_count = 1;
+        sample.rest_pose = ossa_skeleton_rest_pose(c.blob.skeleton);
+        sample.rest_pose_count = joints;
         sample.output = local;
         sample.output_count = joints;
         REQUIRE(ossa_sampling_job_run(&sample) == OSSA_OK);

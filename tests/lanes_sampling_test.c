@@ -100,6 +100,7 @@ static int character_make(ts_rng *rng, int joints, int steps, character *out)
         ossa_raw_clip rc = {"random", duration, tracks, joints};
         ossa_clip_build_options o = {0};
         o.rate = 30.0f;
+        o.raw = true; /* compressed clips: lanes_packed_test.c */
         ok = ossa_clip_build(&rc, out->skeleton, &o, &out->clips[k], NULL, &e) == OSSA_OK;
     }
     out->joints = joints;

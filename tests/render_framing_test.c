@@ -93,6 +93,8 @@ static void pose_vertices(const render_scene *s, const ossa_clip *clip, float ti
         job.clip_count = 1;
         job.time_s = &time_s;
         job.character_count = 1;
+        job.rest_pose = ossa_skeleton_rest_pose(s->skeleton);
+        job.rest_pose_count = n;
         job.output = local;
         job.output_count = n;
         CHECK_RESULT(ossa_sampling_job_run(&job), OSSA_OK);

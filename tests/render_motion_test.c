@@ -36,6 +36,8 @@ static void pose_vertices(const render_scene *s, const ossa_clip *clip, float t,
     job.character_count = 1;
     job.output = local;
     job.output_count = n;
+    job.rest_pose = ossa_skeleton_rest_pose(s->skeleton); /* compressed clips need it */
+    job.rest_pose_count = n;
     CHECK_RESULT(ossa_sampling_job_run(&job), OSSA_OK);
     ossa_local_to_model_job l2m = {0};
     l2m.parents = ossa_skeleton_parents(s->skeleton);

@@ -173,9 +173,11 @@ static g2 source_motion(const source *s, int joint, double t)
     return (g2){yaw, mt[joint].m[0][3] - (x0 * c + z0 * sn), mt[joint].m[2][3] - (z0 * c - x0 * sn)};
 }
 
-static ossa_clip *build(const source *s, const char *joint, ossa_clip_build_report *report)
+static ossa_clip *build_kind(const source *s, const char *joint, ossa_clip_build_report *report,
+                            bool raw)
 {
     ossa_clip_build_options o = {0};
+    o.raw = raw;
     o.rate = RATE;
     o.root_motion = OSSA_ROOT_MOTION_EXTRACT;
     o.root_motion_joint = joint;
@@ -186,13 +188,20 @@ static ossa_clip *build(const source *s, const char *joint, ossa_clip_build_repo
     return clip;
 }
 
+/* The clip stored raw (the float keys: the motion's own arithmetic). */
+static ossa_clip *build(const source *s, const char *joint, ossa_clip_build_report *report)
+{
+    return build_kind(s, joint, report, true);
+}
+
 /* The in-place clip's model transforms at clip time t, placed by world. */
 static void runtime_model(const ossa_clip *clip, const ossa_skeleton *sk, double t,
                           const ts_dmat *world, ts_dmat model[3])
 {
     ossa_transform local[3];
     for (int j = 0; j < 3; ++j)
-        local[j] = ossa_clip_sample_joint(clip, j, (float)t, OSSA_ROTATION_NLERP);
+        local[j] = ossa_clip_sample_joint(clip, ossa_skeleton_rest_pose(sk), j, (float)t,
+                                          OSSA_ROTATION_NLERP);
     ts_model_flat(ossa_skeleton_parents(sk), local, 3, world, model);
 }
 
@@ -247,12 +256,22 @@ TEST(extraction_chooses_the_moving_joint_and_the_clip_plays_in_place)
 /* A character starting at playhead u0 placed where the source puts it
  * (L^n0 M(t0)), moved by the job's motion over a few steps to u1, posed by
  * the in-place clip: every joint lands on L^n1 S(t1), the source looped. */
-TEST(in_place_clip_plus_accumulated_motion_reconstructs_the_source_across_loops)
+/* Raw clips: on keys only float rounding is left, between keys the
+ * interpolation (below). Compressed: the builder's bound is added - the
+ * clip within its tolerance of the source at every time (positions, in the
+ * metric's units), rotations within tolerance / distance (a point at the
+ * metric's distance moved by at most the tolerance). */
+static void reconstructs(bool raw)
 {
     source s;
     REQUIRE(source_make(&s));
-    ossa_clip *clip = build(&s, NULL, NULL);
+    ossa_clip_build_report report;
+    ossa_clip *clip = build_kind(&s, NULL, &report, raw);
     REQUIRE(clip != NULL);
+    CHECK(report.compressed == !raw);
+    CHECK(report.within_tolerance);
+    const double pos_bound = raw ? 0.0 : (double)report.tolerance,
+                 rot_bound = raw ? 0.0 : (double)report.tolerance / (double)report.distance;
     const double duration = 1.0;
     const g2 loop = source_motion(&s, 1, duration);
     ts_rng rng = ts_rng_make(12);
@@ -316,15 +335,26 @@ TEST(in_place_clip_plus_accumulated_motion_reconstructs_the_source_across_loops)
      * the motion separately: the hips, 0.36 m from the origin at frame 0
      * and turning up to 0.05 rad a frame, follow the chord instead of the
      * arc (0.36 x 0.05^2 / 8 = 1.1e-4 m), and nlerp stands for slerp. */
-    fprintf(stderr, "worst position / rotation error: on keys %.3g / %.3g, between %.3g / %.3g\n",
-            worst[1], worst_rot[1], worst[0], worst_rot[0]);
-    CHECK(worst[1] < 2e-5 && worst_rot[1] < 2e-6);
-    CHECK(worst[0] < 4e-4 && worst_rot[0] < 2.5e-4);
+    fprintf(stderr,
+            "%s: worst position / rotation error: on keys %.3g / %.3g, between %.3g / %.3g\n",
+            raw ? "raw" : "compressed", worst[1], worst_rot[1], worst[0], worst_rot[0]);
+    CHECK(worst[1] < 2e-5 + pos_bound && worst_rot[1] < 2e-6 + rot_bound);
+    CHECK(worst[0] < 4e-4 + pos_bound && worst_rot[0] < 2.5e-4 + rot_bound);
     for (int n = 0; n <= 5; ++n)
         CHECK(wraps_seen[n] > 0);
     CHECK(backwards > 0);
     ossa_clip_free(clip, NULL);
     ossa_skeleton_free(s.skeleton, NULL);
+}
+
+TEST(in_place_clip_plus_accumulated_motion_reconstructs_the_source_across_loops)
+{
+    reconstructs(true);
+}
+
+TEST(compressed_in_place_clip_reconstructs_the_source_within_its_bound)
+{
+    reconstructs(false);
 }
 
 /* ozz's pab run, imported: one loop's motion equals the source root's
@@ -404,4 +434,5 @@ TEST(root_motion_job_validity)
 
 UTEST_MAIN(extraction_chooses_the_moving_joint_and_the_clip_plays_in_place,
            in_place_clip_plus_accumulated_motion_reconstructs_the_source_across_loops,
+           compressed_in_place_clip_reconstructs_the_source_within_its_bound,
            unknown_root_motion_joint_is_refused_naming_it, root_motion_job_validity)

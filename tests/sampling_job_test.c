@@ -231,7 +231,7 @@ TEST(sampling_is_exact_at_key_times)
                             memcmp(&s.scale, &key(&f, k, j)->scale, 12) != 0 ||
                             ts_quat_angle(s.rotation, ts_dquat_from(key(&f, k, j)->rotation)) > KEY_ANGLE_TOL;
             for (int w = 0; w < 2; ++w) {
-                ossa_transform one = ossa_clip_sample_joint(f.clip, j, times[w], OSSA_ROTATION_NLERP);
+                ossa_transform one = ossa_clip_sample_joint(f.clip, NULL, j, times[w], OSSA_ROTATION_NLERP);
                 if (!same_bits(&one, &s) && wrong_joint++ < 3)
                     fprintf(stderr, "key %d at t = %.9g (%s): not the key\n", k, (double)times[w],
                             w ? "k * dt" : "k / rate");
@@ -256,7 +256,7 @@ TEST(step_tracks_hold_the_earlier_key_and_hit_every_key)
     for (int k = 0; k <= 40; ++k) {
         const float t = duration * (float)k / 40.0f; /* on and between keys, the end included */
         for (int j = 0; j < 4; ++j) {
-            ossa_transform got = ossa_clip_sample_joint(f.clip, j, t, OSSA_ROTATION_NLERP);
+            ossa_transform got = ossa_clip_sample_joint(f.clip, NULL, j, t, OSSA_ROTATION_NLERP);
             double tr[3], sc[3], angle;
             ts_dquat q;
             expected_at(&f, j, t, OSSA_ROTATION_NLERP, step[j], tr, &q, sc);
@@ -269,11 +269,11 @@ TEST(step_tracks_hold_the_earlier_key_and_hit_every_key)
     }
     CHECK_INT(wrong, 0);
     /* Held tracks are exactly the earlier key, not nearly. */
-    ossa_transform held = ossa_clip_sample_joint(f.clip, 3, 2.5f / RATE, OSSA_ROTATION_NLERP);
+    ossa_transform held = ossa_clip_sample_joint(f.clip, NULL, 3, 2.5f / RATE, OSSA_ROTATION_NLERP);
     ossa_transform k2 = stored(f.clip, 2, 3);
     CHECK(same_bits(&held, &k2));
     /* And the last key at the clip's end. */
-    ossa_transform end = ossa_clip_sample_joint(f.clip, 3, duration, OSSA_ROTATION_NLERP);
+    ossa_transform end = ossa_clip_sample_joint(f.clip, NULL, 3, duration, OSSA_ROTATION_NLERP);
     ossa_transform k10 = stored(f.clip, 10, 3);
     CHECK(same_bits(&end, &k10));
     fixture_free(&f);
@@ -417,7 +417,7 @@ TEST(each_instance_plays_its_own_clip)
         for (int j = 0; j < 6; ++j) {
             const ossa_clip *c = clips[index[i]];
             float t = ossa_clip_time(OSSA_WRAP_LOOP, ossa_clip_duration(c), times[i]);
-            ossa_transform one = ossa_clip_sample_joint(c, j, t, OSSA_ROTATION_NLERP);
+            ossa_transform one = ossa_clip_sample_joint(c, NULL, j, t, OSSA_ROTATION_NLERP);
             wrong += !same_bits(&one, &out[i * 6 + j]);
         }
     CHECK_INT(wrong, 0);

@@ -65,6 +65,7 @@ ossa_clip *ts_clip_make(const ossa_skeleton *skeleton, const ossa_transform *key
         ossa_clip_build_options options;
         memset(&options, 0, sizeof options);
         options.rate = rate;
+        options.raw = true; /* the keys as they are */
         ossa_error error;
         if (ossa_clip_build(&raw, skeleton, &options, &clip, NULL, &error) != OSSA_OK)
             fprintf(stderr, "ts_clip_make: %s\n", error.message);
@@ -104,6 +105,7 @@ ossa_clip *ts_clip_build(const ossa_raw_clip *raw, const ossa_skeleton *skeleton
     ossa_clip_build_options options;
     memset(&options, 0, sizeof options);
     options.rate = rate;
+    options.raw = true;
     ossa_clip *clip = NULL;
     ossa_error e;
     if (ossa_clip_build(raw, skeleton, &options, &clip, NULL, &e) != OSSA_OK)

@@ -86,12 +86,31 @@ static cJSON *build_with(const char *source, const char *build_options, const ch
 
 static cJSON *build_and_run(const char *source, const char *name, const char *args)
 {
-    return build_with(source, "", name, args);
+    return build_with(source, "--raw", name, args);
 }
 
 static double number(const cJSON *item)
 {
     return cJSON_IsNumber(item) ? item->valuedouble : NAN;
+}
+
+/* How many of info's clips say "compressed": true, and how many false;
+ * compressed ones must also be smaller than their raw size. */
+static void count_clip_kinds(const cJSON *info, int *compressed, int *raw, int *not_smaller)
+{
+    *compressed = *raw = *not_smaller = 0;
+    const cJSON *c;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(info, "clips"))
+    {
+        const cJSON *flag = cJSON_GetObjectItem(c, "compressed");
+        if (cJSON_IsTrue(flag)) {
+            ++*compressed;
+            *not_smaller += !(number(cJSON_GetObjectItem(c, "bytes")) <
+                              number(cJSON_GetObjectItem(c, "raw_bytes")));
+        } else if (cJSON_IsFalse(flag)) {
+            ++*raw;
+        }
+    }
 }
 
 /* The JSON joint with this name, or NULL. */
@@ -397,6 +416,11 @@ TEST(info_json_lists_each_mesh_with_its_streams)
     const int stored = 2 * (histogram[0] + 2 * histogram[1] + 3 * histogram[2] + 4 * histogram[3]) +
                        4 * (histogram[1] + 2 * histogram[2] + 3 * histogram[3]);
     CHECK_INT(number(cJSON_GetObjectItem(streams, "influences")), stored);
+    /* Built --raw: every clip says so. */
+    int compressed, raw, not_smaller;
+    count_clip_kinds(info, &compressed, &raw, &not_smaller);
+    CHECK_INT(compressed, 0);
+    CHECK_INT(raw, cJSON_GetArraySize(cJSON_GetObjectItem(g.json, "animations")));
     free(ww);
     ref_close(&g);
     cJSON_Delete(info);
@@ -417,6 +441,12 @@ TEST(build_no_tangents_leaves_tangents_out_of_the_blob)
     CHECK_INT(number(cJSON_GetObjectItem(streams, "skinned_stride")), 32);
     CHECK_INT(number(cJSON_GetObjectItem(streams, "skinned")),
               32 * number(cJSON_GetObjectItem(m, "vertices")));
+    /* Built by default: the clips are compressed, and smaller than raw. */
+    int compressed, raw, not_smaller;
+    count_clip_kinds(info, &compressed, &raw, &not_smaller);
+    CHECK(compressed >= 1);
+    CHECK_INT(raw, 0);
+    CHECK_INT(not_smaller, 0);
     cJSON_Delete(info);
 }
 

@@ -22,7 +22,7 @@
 extern "C" {
 #endif
 
-#define OSSA_BLOB_VERSION 1u
+#define OSSA_BLOB_VERSION 2u
 /* Alignment the memory handed to ossa_blob_open must have. */
 #define OSSA_BLOB_MIN_ALIGNMENT 16
 /* Alignment of every section inside a blob (and the best for the buffer). */

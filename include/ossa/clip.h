@@ -1,14 +1,18 @@
 /* ossa/clip.h - the runtime animation clip: a read-only view of blob memory.
  *
  * A clip holds a translation, rotation and scale key for every joint at
- * frame_count uniformly spaced times 0, 1/rate, ..., duration. The keys of one
- * frame lie together (ten component rows of joint_stride floats: tx ty tz,
- * qx qy qz qw, sx sy sz), so sampling one pose reads two contiguous blocks.
- * Tracks whose source was STEP are flagged and held, not interpolated.
+ * frame_count uniformly spaced times 0, 1/rate, ..., duration, in one of two
+ * kinds (docs/blob-format.md): raw, ten float32 per joint and frame (the keys
+ * of one frame lie together, so sampling one pose reads two contiguous
+ * blocks), or compressed (docs/compression.md: tracks at the rest pose stored
+ * nowhere, constant ones once, the others quantised per segment of frames;
+ * sampling decodes the two frames it needs). Tracks whose source was STEP are
+ * flagged and held, not interpolated.
  * Thread safety: read-only, any number of threads. */
 #ifndef OSSA_CLIP_H
 #define OSSA_CLIP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,6 +21,7 @@ extern "C" {
 #endif
 
 typedef struct ossa_clip ossa_clip;
+struct ossa_skeleton;
 
 /* How a playhead outside [0, duration] maps into the clip. */
 typedef enum ossa_wrap {
@@ -39,10 +44,30 @@ int ossa_clip_frame_count(const ossa_clip *clip);
 int ossa_clip_joint_count(const ossa_clip *clip);
 /* Size in bytes of the clip's data (as stored in a blob). */
 size_t ossa_clip_bytes(const ossa_clip *clip);
-/* Largest errors the builder made when it resampled the source curves:
- * translation in model units, rotation in degrees, scale (absolute). */
-void ossa_clip_build_error(const ossa_clip *clip, float *translation, float *rotation_deg,
-                           float *scale);
+/* Whether the clip is compressed (else it holds raw float keys). Both kinds
+ * sample through the same jobs. */
+bool ossa_clip_is_compressed(const ossa_clip *clip);
+/* Whether sampling needs the skeleton's rest pose: a compressed clip stores
+ * no track that equals it, and its rotations relative to it. */
+bool ossa_clip_needs_rest_pose(const ossa_clip *clip);
+/* Whether the clip can play on this skeleton: the same joint count and, for
+ * a compressed clip, the rest pose it was built against (by checksum;
+ * ossa_blob_open checks it for the blob's skeleton). */
+bool ossa_clip_fits_skeleton(const ossa_clip *clip, const struct ossa_skeleton *skeleton);
+/* The largest error the builder measured against the source curves, in the
+ * clip metric (ossa/clip_builder.h): model units, and the joint (-1 when no
+ * joint moves) and clip time where it is. Informational: not validated. */
+float ossa_clip_error(const ossa_clip *clip, int *joint, float *time_s);
+
+/* What sampling the clip at clip time t_s (in [0, duration]) reads of its
+ * bytes, for measuring the memory a workload touches: up to `capacity`
+ * ranges [begin[i], end[i]) of byte offsets from the clip's start, in
+ * increasing order, touching ranges merged. Returns how many there are (at
+ * most OSSA_CLIP_SAMPLE_RANGES; with a smaller capacity only the first
+ * ones are written). */
+#define OSSA_CLIP_SAMPLE_RANGES 16
+int ossa_clip_sample_ranges(const ossa_clip *clip, float t_s, size_t *begin, size_t *end,
+                            int capacity);
 
 /* Maps a playhead time (any finite value, negative included) to a time in
  * [0, duration] according to the wrap mode. Playheads that are not finite map

@@ -88,6 +88,11 @@ typedef struct ossa_lane_sampling_job {
      * wrapped by `wrap`. */
     const float *time_s;
     ossa_wrap wrap;        /* default OSSA_WRAP_LOOP */
+    /* The skeleton's rest pose (joint_count elements): required when a clip
+     * needs it (ossa_clip_needs_rest_pose: compressed clips), else may be
+     * NULL. */
+    const ossa_transform *rest_pose;
+    int rest_pose_count;
     int width;             /* lanes per batch: 4, 8 or 16; 0 means ossa_lane_width() */
     /* Batches to process: [batch_begin, batch_end). 0, 0 means all. */
     int batch_begin;

@@ -4,6 +4,10 @@
  * through the wrap mode and interpolates the clip's two surrounding frames:
  * translation and scale are lerped, rotation is shortest-arc nlerp (or slerp).
  * At a key's time the result equals the key; STEP tracks hold the earlier key.
+ * Raw and compressed clips (ossa_clip_is_compressed) sample through the same
+ * job: a compressed clip decodes only the two frames it interpolates, and
+ * takes the tracks it does not store (those equal to the rest pose) from the
+ * skeleton's rest pose.
  * The job holds no state and allocates nothing: characters with disjoint
  * outputs may run on different threads. */
 #ifndef OSSA_SAMPLING_JOB_H
@@ -39,6 +43,10 @@ typedef struct ossa_sampling_job {
     int character_end;
     ossa_wrap wrap;                       /* default OSSA_WRAP_LOOP */
     ossa_rotation_interp rotation_interp; /* default OSSA_ROTATION_NLERP */
+    /* The skeleton's rest pose (joint_count elements): required when a
+     * clip needs it (ossa_clip_needs_rest_pose), else may be NULL. */
+    const ossa_transform *rest_pose;
+    int rest_pose_count;
     /* Output: character i's pose is output[i * joint_count + j]. Needs
      * character_count * joint_count elements. */
     ossa_transform *output;
@@ -51,9 +59,11 @@ ossa_result ossa_sampling_job_validate(const ossa_sampling_job *job);
 ossa_result ossa_sampling_job_run(const ossa_sampling_job *job);
 
 /* One joint of one clip at clip time t (in [0, duration], not wrapped):
- * the readable definition the job is tested against. */
-ossa_transform ossa_clip_sample_joint(const ossa_clip *clip, int joint, float t_s,
-                                      ossa_rotation_interp rotation_interp);
+ * the readable definition the job is tested against. rest_pose is the
+ * skeleton's (NULL is fine unless ossa_clip_needs_rest_pose; the identity
+ * then stands in). */
+ossa_transform ossa_clip_sample_joint(const ossa_clip *clip, const ossa_transform *rest_pose,
+                                      int joint, float t_s, ossa_rotation_interp rotation_interp);
 
 #ifdef __cplusplus
 }

@@ -54,13 +54,14 @@ ossa_result ossai_crowd_check_triggers(const ossa_crowd_desc *d)
 
 /* The model-space height of `joint` at clip time t: its chain of ancestors
  * sampled and multiplied (keys exactly, at frame times). */
-static float height_at(const ossa_clip *clip, const uint16_t *parents, int joint, float t)
+static float height_at(const ossa_clip *clip, const ossa_transform *rest, const uint16_t *parents,
+                       int joint, float t)
 {
-    ossa_mat34 m = ossa_mat34_from_transform(ossa_clip_sample_joint(clip, joint, t,
-                                                                     OSSA_ROTATION_NLERP));
+    ossa_mat34 m = ossa_mat34_from_transform(
+        ossa_clip_sample_joint(clip, rest, joint, t, OSSA_ROTATION_NLERP));
     for (uint16_t p = parents[joint]; p != OSSA_NO_PARENT; p = parents[p]) {
         const ossa_mat34 parent =
-            ossa_mat34_from_transform(ossa_clip_sample_joint(clip, p, t, OSSA_ROTATION_NLERP));
+            ossa_mat34_from_transform(ossa_clip_sample_joint(clip, rest, p, t, OSSA_ROTATION_NLERP));
         m = ossa_mat34_mul(&parent, &m);
     }
     return m.m[1][3];
@@ -69,6 +70,7 @@ static float height_at(const ossa_clip *clip, const uint16_t *parents, int joint
 void ossai_crowd_tracks_init(ossa_crowd *c, const ossa_crowd_desc *desc)
 {
     const uint16_t *parents = ossa_skeleton_parents(desc->skeleton);
+    const ossa_transform *rest = ossa_skeleton_rest_pose(desc->skeleton);
     float *height = c->foot_height;
     for (int f = 0; f < c->foot_count; ++f)
         for (int k = 0; k < c->clip_count; ++k) {
@@ -78,7 +80,8 @@ void ossai_crowd_tracks_init(ossa_crowd *c, const ossa_crowd_desc *desc)
             for (int i = 0; i < frames; ++i) {
                 const float t = i + 1 == frames ? duration
                                                 : duration * (float)i / (float)(frames - 1);
-                height[i] = height_at(clip, parents, c->foot_joint[f], frames > 1 ? t : 0.0f);
+                height[i] =
+                    height_at(clip, rest, parents, c->foot_joint[f], frames > 1 ? t : 0.0f);
             }
             c->foot_track[f * c->clip_count + k] = (ossa_float_track){height, frames, duration};
             height += frames;

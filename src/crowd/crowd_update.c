@@ -101,6 +101,8 @@ static ossa_result update_batch(ossa_crowd *c, int batch, const scratch *s)
     sample.clip_index_count = n;
     sample.time_s = c->time_a + first;
     sample.character_count = n;
+    sample.rest_pose = c->rest;
+    sample.rest_pose_count = joints;
     sample.width = w;
     sample.path = c->path;
     sample.output = s->pose_a;

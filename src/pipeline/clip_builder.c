@@ -2,22 +2,49 @@
  * times) -> uniform-rate runtime clip, with the error the resampling makes.
  *
  * Curves are evaluated in double precision with glTF 2.0 semantics
- * (raw_curve.c). The rate is chosen so that source keys fall on frames when
- * they can; the error the runtime sampler then makes against the source
- * curves is measured by clip_error.c. */
+ * (raw_curve.c) and baked by clip_bake.c. The rate starts where the source's
+ * keys fall on frames and rises until the runtime's sampling is within the
+ * tolerance of the source curves in the clip metric (clip_error.c). */
 #include "ossa/clip_builder.h"
 
 #include <math.h>
 #include <string.h>
 
+#include "clip_bake.h"
+#include "clip_compress.h"
 #include "clip_error.h"
+#include "clip_fit.h"
+#include "clip_in_place.h"
 #include "clip_tracks.h"
 #include "blob/format.h"
 #include "core/math_internal.h"
 #include "raw_curve.h"
 
-#define MIN_AUTO_RATE 24.0
-#define MAX_ALIGN_RATE 240
+/* Multiples of the key rate the automatic choice tries, in order. */
+static const int rate_multiples[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 32, 40, 48, 64};
+/* Raising the rate stops when the best error has not fallen by this factor
+ * over the last STALLED rates: a STEP key off the grid or a jump is not cured
+ * by more frames (the error of a piecewise-linear source, whose bends fall
+ * anywhere between frames, falls unevenly, so one rate is not enough to
+ * tell). */
+#define CONVERGING 0.9
+#define STALLED 3
+/* Compressing, the keys' resampling may spend this share of the tolerance;
+ * the quantisation is held to the whole tolerance against the source, so it
+ * gets what the resampling leaves at every time - most of it almost
+ * everywhere. On pab jog, run and walk, a share of 1 gives the smallest
+ * clips: a higher rate costs frames for every component, while the few
+ * times where resampling took most of the bound cost a few bits to a few
+ * components. */
+#define RESAMPLE_SHARE 1.0
+/* Compressing a clip whose root motion is extracted: the source curves
+ * still carry the motion the clip no longer plays, so the compression is
+ * measured against the clip's own raw frames with the motion taken out, and
+ * the two errors add up (at most). The resampling gets this share of the
+ * tolerance, the quantisation what the resampling left. */
+#define IN_PLACE_RESAMPLE_SHARE 0.9
+/* Compressions tried until the runtime's decoding is within the tolerance. */
+#define RETARGETS 3
 
 /* ---- validation of the raw curves ---- */
 
@@ -114,46 +141,239 @@ static ossa_result check_track_quat(const ossa_raw_track_quat *tr, const char *j
 
 /* ---- rate choice ---- */
 
-/* Whether every key time of a track is a multiple of 1 / rate, to within a
- * third of an instant (raw_curve.h). */
-static int on_grid(const float *times, int n, double rate)
+/* Bakes the clip at `rate` and measures it; *clip is NULL on failure. */
+static ossa_result bake_and_measure(const ossa_raw_joint_track *const *tracks,
+                                    const ossa_skeleton *skeleton, const char *name,
+                                    double duration, double rate, const double *distance,
+                                    const ossa_clip_build_options *options, ossa_clip **clip,
+                                    ossai_clip_error *err, ossa_error *error)
 {
-    for (int k = 0; k < n; ++k) {
-        const double t = times[k];
-        if (fabs(t - floor(t * rate + 0.5) / rate) > ossai_instant_eps(t) / 3.0)
-            return 0;
+    const int max_frames = options->max_frames > 0 ? options->max_frames : 1000000;
+    const double frames = ossai_clip_frames_needed(duration, rate);
+    if (!(frames <= (double)max_frames))
+        return ossa_error_set(error, OSSA_ERR_CLIP_TOO_LARGE, -1, -1,
+                              "clip '%s': %g s at %g Hz needs %.0f frames, more than %d", name,
+                              duration, rate, frames, max_frames);
+    ossa_result r = ossai_clip_bake(tracks, skeleton, name, duration, (uint32_t)frames,
+                                    &options->allocator, clip, error);
+    if (r)
+        return r;
+    if (ossai_clip_fit(*clip, tracks, duration, &options->allocator)) {
+        ossa_free(&options->allocator, *clip);
+        *clip = NULL;
+        return ossa_error_set(error, OSSA_ERR_OUT_OF_MEMORY, -1, -1, "clip '%s': out of memory", name);
     }
-    return 1;
+    if (ossai_clip_error_measure(*clip, skeleton, tracks, duration, distance, &options->allocator,
+                                 err)) {
+        ossa_free(&options->allocator, *clip);
+        *clip = NULL;
+        return ossa_error_set(error, OSSA_ERR_OUT_OF_MEMORY, -1, -1,
+                              "clip '%s': out of memory measuring its error", name);
+    }
+    return OSSA_OK;
 }
 
-/* The smallest integer rate <= MAX_ALIGN_RATE putting every key on a frame,
- * raised to a multiple of itself >= MIN_AUTO_RATE; 30 when no rate aligns. */
-static double auto_rate(const ossa_raw_joint_track *const *tracks, int joint_count)
-{
-    for (int r = 1; r <= MAX_ALIGN_RATE; ++r) {
-        int ok = 1;
-        for (int j = 0; j < joint_count && ok; ++j) {
-            const ossa_raw_joint_track *t = tracks[j];
-            if (!t)
-                continue;
-            ok = on_grid(t->translation.times_s, t->translation.key_count, r) &&
-                 on_grid(t->rotation.times_s, t->rotation.key_count, r) &&
-                 on_grid(t->scale.times_s, t->scale.key_count, r);
-        }
-        if (ok)
-            return r * ceil(MIN_AUTO_RATE / r);
-    }
-    return 30.0;
-}
-
-static ossa_result build(const ossa_raw_clip *raw, const ossa_skeleton *skeleton,
-                         const ossa_clip_build_options *options, ossa_clip **out,
-                         ossa_clip_build_report *report, ossa_error *error,
-                         const ossa_raw_joint_track **tracks)
+/* The rate: the one given, or the lowest multiple of the key rate whose
+ * error is within `budget` (see ossa_clip_build_options.rate). */
+static ossa_result choose_rate(const ossa_raw_joint_track *const *tracks,
+                               const ossa_skeleton *skeleton, const char *name, double duration,
+                               const double *distance, double budget,
+                               const ossa_clip_build_options *options, ossa_clip **out,
+                               ossa_clip_build_report *report, ossa_error *error)
 {
     const ossa_allocator *allocator = &options->allocator;
     const int joint_count = ossa_skeleton_joint_count(skeleton);
-    const ossa_transform *rest = ossa_skeleton_rest_pose(skeleton);
+    int grid = 0;
+    const double key_rate = ossai_clip_key_rate(tracks, joint_count, &grid);
+    report->key_rate = (float)key_rate;
+    report->keys_on_grid = grid != 0;
+    /* The rates to try: the one given, or the multiples of the key rate up
+     * to the highest automatic rate. */
+    enum { MULTIPLES = sizeof rate_multiples / sizeof rate_multiples[0] };
+    double rates[MULTIPLES];
+    int count = 0;
+    if (options->rate > 0.0f)
+        rates[count++] = options->rate;
+    else
+        for (int i = 0; i < MULTIPLES && (i == 0 || (duration > 0.0 &&
+                                                     key_rate * rate_multiples[i] <=
+                                                         OSSA_CLIP_MAX_AUTO_RATE));
+             ++i)
+            rates[count++] = key_rate * rate_multiples[i];
+    ossa_clip *best = NULL;
+    ossai_clip_error best_err = {0.0, -1, 0.0};
+    double stalled_error = INFINITY;
+    int stalled = 0;
+    for (int i = 0; i < count; ++i) {
+        ossa_clip *clip = NULL;
+        ossai_clip_error err;
+        ossa_result r = bake_and_measure(tracks, skeleton, name, duration, rates[i], distance,
+                                         options, &clip, &err, error);
+        if (r) {
+            if (best && r == OSSA_ERR_CLIP_TOO_LARGE)
+                break; /* keep the best rate that fits */
+            ossa_free(allocator, best);
+            return r;
+        }
+        report->rates_tried++;
+        if (!best || err.error < best_err.error) {
+            ossa_free(allocator, best);
+            best = clip;
+            best_err = err;
+        } else {
+            ossa_free(allocator, clip);
+        }
+        if (best_err.error <= budget)
+            break;
+        if (best_err.error < CONVERGING * stalled_error) {
+            stalled_error = best_err.error;
+            stalled = 0;
+        } else if (++stalled == STALLED) {
+            break;
+        }
+        /* The error falls at most as the cube of the frame step (nlerp
+         * against slerp between keys on frames; a curved source falls as
+         * its square, a bend between frames as the step itself): the
+         * multiples the first error says are too few are not tried. */
+        if (i == 0) {
+            const double needed = cbrt(err.error / budget);
+            while (i + 2 < count && rate_multiples[i + 1] < needed)
+                ++i;
+        }
+    }
+    ossai_clip_set_error(best, best_err.error, best_err.joint, best_err.time_s);
+    report->rate = ossa_clip_rate(best);
+    report->frame_count = ossa_clip_frame_count(best);
+    report->duration_s = ossa_clip_duration(best);
+    report->error = (float)best_err.error;
+    report->error_joint = best_err.joint;
+    report->error_time_s = (float)best_err.time_s;
+    *out = best;
+    return OSSA_OK;
+}
+
+/* The rate, then (unless options->raw) the compressed clip, and its error
+ * measured by the runtime's own decoder. */
+static ossa_result rate_and_compress(const ossa_raw_joint_track *const *tracks,
+                                     const ossa_skeleton *skeleton, const char *name,
+                                     double duration, const ossa_clip_build_options *options,
+                                     int in_place, ossa_clip **out,
+                                     ossa_clip_build_report *report, ossa_error *error)
+{
+    const ossa_allocator *allocator = &options->allocator;
+    const int joint_count = ossa_skeleton_joint_count(skeleton);
+    const ossai_metric_units units = ossai_metric_units_make(
+        options->tolerance_m > 0.0f ? options->tolerance_m : OSSA_CLIP_DEFAULT_TOLERANCE_M,
+        options->distance_m > 0.0f ? options->distance_m : OSSA_CLIP_DEFAULT_DISTANCE_M,
+        ossa_skeleton_metres_per_unit(skeleton));
+    report->tolerance = (float)units.tolerance;
+    report->distance = (float)units.distance;
+    report->units_assumed_metres = units.assumed_metres != 0;
+    /* Each joint's distance: the default, or the reach of what it carries. */
+    double *distance = ossa_alloc(allocator, sizeof *distance * (size_t)joint_count, 16);
+    if (!distance)
+        return ossa_error_set(error, OSSA_ERR_OUT_OF_MEMORY, -1, -1, "clip '%s': out of memory",
+                              name);
+    for (int j = 0; j < joint_count; ++j) {
+        distance[j] = units.distance;
+        if (options->joint_distances && j < options->joint_distance_count &&
+            options->joint_distances[j] > units.distance)
+            distance[j] = options->joint_distances[j];
+    }
+    const double budget = units.tolerance * (options->raw  ? 1.0
+                                             : in_place    ? IN_PLACE_RESAMPLE_SHARE
+                                                           : RESAMPLE_SHARE);
+    ossa_clip *raw = NULL;
+    ossa_result r = choose_rate(tracks, skeleton, name, duration, distance, budget, options, &raw,
+                                report, error);
+    report->resample_error = report->error;
+    /* With root motion: extracted from the raw frames (and the float tracks
+     * baked) first; the frames, now in place, are what is compressed. */
+    ossai_in_place_reference ref = {0};
+    double tolerance = units.tolerance, reference_error = 0.0;
+    if (r == OSSA_OK && in_place &&
+        (r = ossai_clip_add_tracks(&raw, skeleton, options, report, error)) == OSSA_OK &&
+        report->root_motion_joint >= 0 &&
+        (r = ossai_in_place_reference_make(raw, allocator, &ref, error)) == OSSA_OK) {
+        tracks = ref.by_joint;
+        reference_error = report->resample_error;
+        tolerance = fmax(units.tolerance - reference_error,
+                         units.tolerance * (1.0 - IN_PLACE_RESAMPLE_SHARE));
+    }
+    if (r || options->raw) {
+        ossa_free(allocator, distance);
+        ossai_in_place_reference_free(&ref, allocator);
+        if (r) {
+            ossa_free(allocator, raw);
+            raw = NULL;
+        }
+        report->within_tolerance = r == OSSA_OK && report->error <= units.tolerance;
+        report->bytes = raw ? ossa_clip_bytes(raw) : 0;
+        *out = raw;
+        return r;
+    }
+    ossai_compress_setup setup = {raw,       skeleton, tracks,         duration,
+                                  distance,  tolerance, units.distance, 0.0,
+                                  options->compression_level > 0};
+    ossai_compress_report cr;
+    ossa_clip *packed = NULL;
+    ossai_clip_error err = {0.0, -1, 0.0};
+    /* The runtime's decoder has the last word: should the clip it decodes
+     * exceed the tolerance where the search did not look as closely, the
+     * search runs again with a lower bound. */
+    for (int attempt = 0; attempt < RETARGETS; ++attempt) {
+        ossa_free(allocator, packed);
+        packed = NULL;
+        if ((r = ossai_clip_compress(&setup, allocator, &packed, &cr, error)))
+            break;
+        if (ossai_clip_error_measure(packed, skeleton, tracks, duration, distance, allocator,
+                                     &err)) {
+            r = ossa_error_set(error, OSSA_ERR_OUT_OF_MEMORY, -1, -1,
+                               "clip '%s': out of memory measuring its error", name);
+            break;
+        }
+        if (err.error <= tolerance || report->resample_error > units.tolerance)
+            break;
+        const double base = setup.target > 0.0 ? setup.target : 0.97;
+        setup.target = base * fmin(0.97, tolerance / err.error);
+    }
+    ossa_free(allocator, distance);
+    if (r == OSSA_OK && in_place) {
+        /* Against the source, with its motion taken out: at most the
+         * reference's error plus the compression's against it (triangle
+         * inequality at every point and time). */
+        if (ref.memory)
+            err.error += reference_error;
+        r = ossai_clip_copy_tracks(&packed, raw, allocator, error);
+    }
+    ossai_in_place_reference_free(&ref, allocator);
+    ossa_free(allocator, raw);
+    if (r) {
+        ossa_free(allocator, packed);
+        return r;
+    }
+    ossai_clip_set_error(packed, err.error, err.joint, err.time_s);
+    report->compressed = true;
+    report->error = (float)err.error;
+    report->error_joint = err.joint;
+    report->error_time_s = (float)err.time_s;
+    report->within_tolerance = err.error <= units.tolerance;
+    report->rest_tracks = cr.rest_tracks;
+    report->constant_tracks = cr.constant_tracks;
+    report->animated_tracks = cr.animated_tracks;
+    report->segment_frames = cr.segment_frames;
+    report->mean_bits = (float)cr.mean_width;
+    report->bytes = ossa_clip_bytes(packed);
+    *out = packed;
+    return OSSA_OK;
+}
+
+static ossa_result build(const ossa_raw_clip *raw, const ossa_skeleton *skeleton,
+                         const ossa_clip_build_options *options, int in_place, ossa_clip **out,
+                         ossa_clip_build_report *report, ossa_error *error,
+                         const ossa_raw_joint_track **tracks)
+{
+    const int joint_count = ossa_skeleton_joint_count(skeleton);
     const char *clip_name = raw->name ? raw->name : "";
 
     /* Match tracks to joints by name. */
@@ -214,144 +434,8 @@ static ossa_result build(const ossa_raw_clip *raw, const ossa_skeleton *skeleton
     if (duration < ossai_instant_eps(0.0))
         duration = 0.0;
 
-    /* Rate and frame count: a whole number of frames spans the duration. */
-    double rate = options->rate > 0.0f ? (double)options->rate : auto_rate(tracks, joint_count);
-    const int max_frames = options->max_frames > 0 ? options->max_frames : 1000000;
-    /* A duration within a third of an instant of whole frames keeps the rate
-     * (and the keys on frames); any other is covered by one more frame. */
-    double frames_exact = duration * rate;
-    double intervals = floor(frames_exact + 0.5);
-    if (fabs(duration - intervals / rate) > ossai_instant_eps(duration) / 3.0)
-        intervals = ceil(frames_exact);
-    if (duration > 0.0 && intervals < 1.0)
-        intervals = 1.0;
-    if (intervals + 1.0 > (double)max_frames)
-        return ossa_error_set(error, OSSA_ERR_CLIP_TOO_LARGE, -1, -1,
-                              "clip '%s': %g s at %g Hz needs %.0f frames, more than %d",
-                              clip_name, duration, rate, intervals + 1.0, max_frames);
-    const uint32_t frame_count = duration > 0.0 ? (uint32_t)intervals + 1u : 1u;
-    const double frame_rate = frame_count > 1 ? (frame_count - 1) / duration : 0.0;
-    const double frame_dt = frame_count > 1 ? duration / (frame_count - 1) : 0.0;
-
-    /* Layout. */
-    const uint32_t stride = ossai_align_up((uint32_t)joint_count, OSSAI_CLIP_JOINT_ALIGN);
-    const uint64_t frame_floats = (uint64_t)OSSAI_COMPONENTS * stride;
-    const uint64_t frames_offset = sizeof(ossa_clip);
-    const uint64_t steps_offset = frames_offset + frame_count * frame_floats * 4;
-    const uint64_t name_offset = steps_offset + (uint64_t)joint_count;
-    const uint64_t name_bytes = strlen(clip_name) + 1;
-    const uint64_t total = (name_offset + name_bytes + 63) & ~(uint64_t)63;
-    if (total > UINT32_MAX)
-        return ossa_error_set(error, OSSA_ERR_CLIP_TOO_LARGE, -1, -1,
-                              "clip '%s': %u frames x %d joints exceed 4 GiB", clip_name,
-                              frame_count, joint_count);
-    ossa_clip *c = ossa_alloc(allocator, (size_t)total, 64);
-    if (!c)
-        return ossa_error_set(error, OSSA_ERR_OUT_OF_MEMORY, -1, -1,
-                              "clip '%s': out of memory for %llu bytes", clip_name,
-                              (unsigned long long)total);
-    memset(c, 0, (size_t)total);
-    c->tag = OSSAI_TAG_CLIP;
-    c->bytes = (uint32_t)total;
-    c->joint_count = (uint32_t)joint_count;
-    c->joint_stride = stride;
-    c->frame_count = frame_count;
-    c->duration = (float)duration;
-    c->rate = (float)frame_rate;
-    c->frames_offset = (uint32_t)frames_offset;
-    c->step_offset = (uint32_t)steps_offset;
-    c->name_offset = (uint32_t)name_offset;
-    c->name_bytes = (uint32_t)name_bytes;
-    memcpy((char *)c + name_offset, clip_name, (size_t)name_bytes);
-
-    uint8_t *steps = (uint8_t *)c + steps_offset;
-    for (int j = 0; j < joint_count; ++j) {
-        const ossa_raw_joint_track *t = tracks[j];
-        if (!t)
-            continue;
-        uint8_t bits = 0;
-        if (t->translation.key_count > 1 && t->translation.interpolation == OSSA_INTERP_STEP)
-            bits |= OSSAI_STEP_T;
-        if (t->rotation.key_count > 1 && t->rotation.interpolation == OSSA_INTERP_STEP)
-            bits |= OSSAI_STEP_R;
-        if (t->scale.key_count > 1 && t->scale.interpolation == OSSA_INTERP_STEP)
-            bits |= OSSAI_STEP_S;
-        steps[j] = bits;
-        if (bits)
-            c->flags |= OSSAI_CLIP_HAS_STEP;
-    }
-
-    /* Frames: every joint's value at every frame time. */
-    float *frames = (float *)(void *)((char *)c + frames_offset);
-    for (uint32_t f = 0; f < frame_count; ++f) {
-        const double t = f + 1 == frame_count ? duration : f * frame_dt;
-        float *row = frames + f * frame_floats;
-        const float *prev = f > 0 ? row - frame_floats : NULL;
-        for (uint32_t j = 0; j < stride; ++j) {
-            ossa_float3 tr = {0.0f, 0.0f, 0.0f}, sc = {1.0f, 1.0f, 1.0f};
-            ossa_quat q = {0.0f, 0.0f, 0.0f, 1.0f};
-            if (j < (uint32_t)joint_count) {
-                const ossa_raw_joint_track *tk = tracks[j];
-                tr = rest[j].translation;
-                q = rest[j].rotation;
-                sc = rest[j].scale;
-                if (tk && tk->translation.key_count > 0) {
-                    ossai_dvec3 v = ossai_curve3_bake(&tk->translation, t);
-                    tr = ossai_f3((float)v.x, (float)v.y, (float)v.z);
-                }
-                if (tk && tk->rotation.key_count > 0) {
-                    ossai_dquat v = ossai_curve_quat_bake(&tk->rotation, t);
-                    q = ossai_quat((float)v.x, (float)v.y, (float)v.z, (float)v.w);
-                }
-                if (tk && tk->scale.key_count > 0) {
-                    ossai_dvec3 v = ossai_curve3_bake(&tk->scale, t);
-                    sc = ossai_f3((float)v.x, (float)v.y, (float)v.z);
-                }
-                /* Finite keys can still make a spline overshoot float range. */
-                if (!ossai_isfinite3(tr) || !ossai_isfinite3(sc)) {
-                    const char *what = ossai_isfinite3(tr) ? "scale" : "translation";
-                    ossa_free(allocator, c);
-                    return ossa_error_set(error, OSSA_ERR_CLIP_BAD_KEYS, (int)j, -1,
-                                          "clip '%s': joint '%s' %s leaves the float range "
-                                          "at %g s",
-                                          clip_name, ossa_skeleton_joint_name(skeleton, (int)j),
-                                          what, t);
-                }
-                q = ossa_quat_normalize(q);
-                /* Keep consecutive frames on one hemisphere: the runtime's
-                 * lerp then never has to cross it. */
-                if (prev && q.x * prev[OSSAI_QX * stride + j] + q.y * prev[OSSAI_QY * stride + j] +
-                                    q.z * prev[OSSAI_QZ * stride + j] +
-                                    q.w * prev[OSSAI_QW * stride + j] <
-                                0.0f)
-                    q = ossai_quat_neg(q);
-            }
-            row[OSSAI_TX * stride + j] = tr.x;
-            row[OSSAI_TY * stride + j] = tr.y;
-            row[OSSAI_TZ * stride + j] = tr.z;
-            row[OSSAI_QX * stride + j] = q.x;
-            row[OSSAI_QY * stride + j] = q.y;
-            row[OSSAI_QZ * stride + j] = q.z;
-            row[OSSAI_QW * stride + j] = q.w;
-            row[OSSAI_SX * stride + j] = sc.x;
-            row[OSSAI_SY * stride + j] = sc.y;
-            row[OSSAI_SZ * stride + j] = sc.z;
-        }
-    }
-
-    const ossai_clip_error err = ossai_clip_error_measure(c, tracks, duration);
-    c->error_translation = (float)err.translation;
-    c->error_rotation_deg = (float)err.rotation_deg;
-    c->error_scale = (float)err.scale;
-    report->rate = (float)frame_rate;
-    report->frame_count = (int)frame_count;
-    report->duration_s = (float)duration;
-    report->max_translation_error = (float)err.translation;
-    report->max_rotation_error_deg = (float)err.rotation_deg;
-    report->max_scale_error = (float)err.scale;
-    report->worst_joint = err.worst_joint;
-    *out = c;
-    return OSSA_OK;
+    return rate_and_compress(tracks, skeleton, clip_name, duration, options, in_place, out, report,
+                             error);
 }
 
 ossa_result ossa_clip_build(const ossa_raw_clip *raw, const ossa_skeleton *skeleton,
@@ -365,7 +449,7 @@ ossa_result ossa_clip_build(const ossa_raw_clip *raw, const ossa_skeleton *skele
     if (!report)
         report = &scratch_report;
     memset(report, 0, sizeof *report);
-    report->worst_joint = -1;
+    report->error_joint = -1;
     ossa_error_clear(error);
     if (!out)
         return ossa_error_set(error, OSSA_ERR_MISSING_OUTPUT, -1, -1, "clip: no output");
@@ -382,6 +466,22 @@ ossa_result ossa_clip_build(const ossa_raw_clip *raw, const ossa_skeleton *skele
                               "clip '%s': duration %g s or rate %g Hz is invalid",
                               raw->name ? raw->name : "", (double)raw->duration_s,
                               (double)options->rate);
+    if (options->compression_level < 0 || options->compression_level > 1)
+        return ossa_error_set(error, OSSA_ERR_BAD_ARGUMENT, -1, -1,
+                              "clip '%s': compression_level %d is not 0 or 1",
+                              raw->name ? raw->name : "", options->compression_level);
+    if (!isfinite(options->tolerance_m) || options->tolerance_m < 0.0f ||
+        !isfinite(options->distance_m) || options->distance_m < 0.0f)
+        return ossa_error_set(error, OSSA_ERR_BAD_VALUE, -1, -1,
+                              "clip '%s': tolerance %g m or distance %g m is not finite and >= 0",
+                              raw->name ? raw->name : "", (double)options->tolerance_m,
+                              (double)options->distance_m);
+    for (int j = 0; options->joint_distances && j < options->joint_distance_count; ++j)
+        if (!isfinite(options->joint_distances[j]) || options->joint_distances[j] < 0.0f)
+            return ossa_error_set(error, OSSA_ERR_BAD_VALUE, j, -1,
+                                  "clip '%s': joint_distances[%d] = %g is not finite and >= 0",
+                                  raw->name ? raw->name : "", j,
+                                  (double)options->joint_distances[j]);
     const int joint_count = ossa_skeleton_joint_count(skeleton);
     /* tracks[j]: the raw track of skeleton joint j, or NULL (rest pose). */
     const ossa_raw_joint_track **tracks =
@@ -389,9 +489,14 @@ ossa_result ossa_clip_build(const ossa_raw_clip *raw, const ossa_skeleton *skele
     if (!tracks)
         return ossa_error_set(error, OSSA_ERR_OUT_OF_MEMORY, -1, -1, "clip: out of memory");
     memset(tracks, 0, sizeof *tracks * (size_t)joint_count);
-    ossa_result r = build(raw, skeleton, options, out, report, error, tracks);
+    /* Root motion is extracted from the raw frames (clip_tracks.c rewrites
+     * the joint's keys in place); a compressed clip is then compressed from
+     * those frames (rate_and_compress), which adds its tracks itself. */
+    const int in_place = !options->raw && options->root_motion == OSSA_ROOT_MOTION_EXTRACT;
+    ossa_result r = build(raw, skeleton, options, in_place, out, report, error, tracks);
     ossa_free(&options->allocator, (void *)tracks);
-    if (r == OSSA_OK && (r = ossai_clip_add_tracks(out, skeleton, options, report, error))) {
+    if (r == OSSA_OK && !in_place &&
+        (r = ossai_clip_add_tracks(out, skeleton, options, report, error))) {
         ossa_clip_free(*out, &options->allocator);
         *out = NULL;
     }

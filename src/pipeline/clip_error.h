@@ -1,22 +1,27 @@
 /* clip_error.h - the largest error a built clip's runtime sampling makes
- * against the source curves it was built from. Pipeline-internal. */
+ * against the source curves it was built from, in the clip metric
+ * (clip_metric.h). Pipeline-internal. */
 #ifndef OSSA_CLIP_ERROR_H
 #define OSSA_CLIP_ERROR_H
 
+#include "clip_metric.h"
 #include "ossa/clip_builder.h"
 
 typedef struct ossai_clip_error {
-    double translation;  /* model units */
-    double rotation_deg; /* degrees */
-    double scale;        /* absolute, per component */
-    int worst_joint;     /* joint of the largest relative error, -1 if none */
+    double error;  /* model units; 0 when no joint moves */
+    int joint;     /* joint of the largest error, -1 if none */
+    double time_s; /* where it is */
 } ossai_clip_error;
 
-/* tracks[j] is the source track of the clip's joint j, or NULL when the joint
- * holds its rest pose (no error). duration_s is the duration the clip was
- * built for (its frames span it uniformly). */
-ossai_clip_error ossai_clip_error_measure(const ossa_clip *clip,
-                                          const ossa_raw_joint_track *const *tracks,
-                                          double duration_s);
+/* Samples the clip with the runtime (ossa_clip_sample_joint, nlerp, at float
+ * times) at every time of ossai_metric_times and compares with the source
+ * pose through the skeleton's hierarchy, joint j's points at distance[j]
+ * model units.
+ * tracks[j] is the source track of joint j or NULL (rest pose); duration_s is
+ * the duration the clip was built for. OSSA_ERR_OUT_OF_MEMORY or OSSA_OK. */
+ossa_result ossai_clip_error_measure(const ossa_clip *clip, const ossa_skeleton *skeleton,
+                                     const ossa_raw_joint_track *const *tracks,
+                                     double duration_s, const double *distance,
+                                     const ossa_allocator *allocator, ossai_clip_error *out);
 
 #endif /* OSSA_CLIP_ERROR_H */

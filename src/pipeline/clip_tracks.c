@@ -143,8 +143,8 @@ ossa_result ossai_clip_add_tracks(ossa_clip **clip, const ossa_skeleton *skeleto
     const uint64_t names_at = values_at + values_bytes;
     const uint64_t strings_at = names_at + 4ull * (uint64_t)tracks;
     const uint64_t block = align(strings_at + strings, 64);
-    const uint64_t total = (uint64_t)c->bytes + block;
-    if (total > UINT32_MAX || c->bytes % 64 != 0) {
+    const uint64_t at = align(c->bytes, 64), total = at + block;
+    if (total > UINT32_MAX) {
         ossa_free(allocator, motion);
         return ossa_error_set(error, OSSA_ERR_CLIP_TOO_LARGE, -1, -1,
                               "clip '%s': its tracks take it past 4 GiB", clip_name);
@@ -156,8 +156,8 @@ ossa_result ossai_clip_add_tracks(ossa_clip **clip, const ossa_skeleton *skeleto
                               "clip '%s': out of memory for its tracks", clip_name);
     }
     memcpy(out, c, c->bytes);
-    memset((char *)out + c->bytes, 0, (size_t)block);
-    ossai_clip_tracks *t = (ossai_clip_tracks *)(void *)((char *)out + c->bytes);
+    memset((char *)out + c->bytes, 0, (size_t)(total - c->bytes));
+    ossai_clip_tracks *t = (ossai_clip_tracks *)(void *)((char *)out + at);
     t->tag = OSSAI_TAG_TRACKS;
     t->bytes = (uint32_t)block;
     t->frame_count = frames;
@@ -182,7 +182,7 @@ ossa_result ossai_clip_add_tracks(ossa_clip **clip, const ossa_skeleton *skeleto
         t->strings_offset = (uint32_t)strings_at;
         t->strings_bytes = (uint32_t)strings;
         double max_error = 0.0;
-        uint32_t at = 0;
+        uint32_t name_at = 0;
         for (int k = 0; k < tracks; ++k) {
             const ossa_raw_float_track *ft = &options->float_tracks[k];
             float *values = (float *)(void *)((char *)t + values_at) + (size_t)k * frames;
@@ -190,15 +190,43 @@ ossa_result ossai_clip_add_tracks(ossa_clip **clip, const ossa_skeleton *skeleto
                 ossa_free(allocator, out);
                 return r;
             }
-            memcpy((char *)t + names_at + 4u * (uint32_t)k, &at, sizeof at);
+            memcpy((char *)t + names_at + 4u * (uint32_t)k, &name_at, sizeof name_at);
             const size_t len = strlen(ft->name) + 1;
-            memcpy((char *)t + strings_at + at, ft->name, len);
-            at += (uint32_t)len;
+            memcpy((char *)t + strings_at + name_at, ft->name, len);
+            name_at += (uint32_t)len;
         }
         report->float_tracks = tracks;
         report->max_float_track_error = (float)max_error;
     }
-    out->tracks_offset = c->bytes;
+    out->tracks_offset = (uint32_t)at;
+    out->bytes = (uint32_t)total;
+    ossa_free(allocator, c);
+    *clip = out;
+    return OSSA_OK;
+}
+
+ossa_result ossai_clip_copy_tracks(ossa_clip **clip, const ossa_clip *from,
+                                   const ossa_allocator *allocator, ossa_error *error)
+{
+    ossa_clip *c = *clip;
+    if (from->tracks_offset == 0)
+        return OSSA_OK;
+    const ossai_clip_tracks *block =
+        (const ossai_clip_tracks *)(const void *)((const char *)from + from->tracks_offset);
+    const uint64_t at = align(c->bytes, 64), total = at + block->bytes;
+    if (total > UINT32_MAX || block->frame_count != c->frame_count)
+        return ossa_error_set(error, OSSA_ERR_CLIP_TOO_LARGE, -1, -1,
+                              "clip '%s': its tracks take it past 4 GiB",
+                              (const char *)c + c->name_offset);
+    ossa_clip *out = ossa_alloc(allocator, (size_t)total, 64);
+    if (!out)
+        return ossa_error_set(error, OSSA_ERR_OUT_OF_MEMORY, -1, -1,
+                              "clip '%s': out of memory for its tracks",
+                              (const char *)c + c->name_offset);
+    memcpy(out, c, c->bytes);
+    memset((char *)out + c->bytes, 0, (size_t)(at - c->bytes));
+    memcpy((char *)out + at, block, block->bytes);
+    out->tracks_offset = (uint32_t)at;
     out->bytes = (uint32_t)total;
     ossa_free(allocator, c);
     *clip = out;

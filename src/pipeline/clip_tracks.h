@@ -16,6 +16,12 @@ ossa_result ossai_clip_add_tracks(ossa_clip **clip, const ossa_skeleton *skeleto
                                   const ossa_clip_build_options *options,
                                   ossa_clip_build_report *report, ossa_error *error);
 
+/* Appends the tracks block of `from` (a clip of the same frames) to *clip,
+ * replaced by a copy (the old one freed); `from` without tracks leaves it as
+ * it is. On failure *clip is unchanged. */
+ossa_result ossai_clip_copy_tracks(ossa_clip **clip, const ossa_clip *from,
+                                   const ossa_allocator *allocator, ossa_error *error);
+
 /* The motion of one clip, extracted. */
 typedef struct ossai_motion_extract {
     int joint;       /* the joint extracted, -1 when nothing moves */

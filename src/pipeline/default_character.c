@@ -433,6 +433,7 @@ static ossa_result build_clip(gait g, const ossa_skeleton *skeleton,
     ossa_clip_build_options options;
     memset(&options, 0, sizeof options);
     options.rate = KEY_RATE;
+    options.raw = true; /* the seeds' test character keeps raw keys (benchmarks compare them) */
     if (speed > 0.0) {
         options.root_motion = OSSA_ROOT_MOTION_EXTRACT;
         options.root_motion_joint = "root";

@@ -10,6 +10,36 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* The lane path too, on every path and width this machine runs. */
+static void sample_lanes(const ossa_clip *clip, const float times[5], const ossa_transform *rest,
+                         int joints)
+{
+    for (int p = OSSA_SIMD_PORTABLE; p < OSSA_SIMD_PATH_COUNT; ++p) {
+        if (!ossa_simd_path_supported((ossa_simd_path)p))
+            continue;
+        for (int width = 4; width <= 16; width *= 2) {
+            const int floats = ossa_lane_pose_floats(joints, 5, width);
+            float *out = floats ? malloc(sizeof(float) * (size_t)floats) : NULL;
+            if (!out)
+                continue;
+            ossa_lane_sampling_job job;
+            memset(&job, 0, sizeof job);
+            job.clips = &clip;
+            job.clip_count = 1;
+            job.time_s = times;
+            job.character_count = 5;
+            job.rest_pose = rest;
+            job.rest_pose_count = rest ? joints : 0;
+            job.width = width;
+            job.path = (ossa_simd_path)p;
+            job.output = out;
+            job.output_count = floats;
+            (void)ossa_lane_sampling_job_run(&job);
+            free(out);
+        }
+    }
+}
+
 /* The clip's root motion between pairs of playheads, reference and lanes. */
 static void use_tracks(const ossa_clip *clip, const float *times, int count)
 {
@@ -56,10 +86,16 @@ static void use(const ossa_blob *blob)
         job.clip_count = 1;
         job.time_s = times;
         job.character_count = 5;
+        /* a compressed clip takes the rest pose of the skeleton it fits */
+        if (s && n == joints) {
+            job.rest_pose = ossa_skeleton_rest_pose(s);
+            job.rest_pose_count = n;
+        }
         job.wrap = (ossa_wrap)(c % OSSA_WRAP_COUNT);
         job.output = out;
         job.output_count = n * 5;
         (void)ossa_sampling_job_run(&job);
+        sample_lanes(clip, times, job.rest_pose, n);
         use_tracks(clip, times, 5);
         if (s && n == joints) {
             ossa_mat34 *model = malloc(sizeof(ossa_mat34) * (size_t)n * 5);

@@ -1,7 +1,7 @@
 /* make_blob_seeds.c - writes the seed corpus for blob_fuzz: small valid
- * blobs (a skeleton alone, skeleton + clips with STEP tracks, clips alone,
- * skinned meshes with and without a skeleton, a clip with a tracks block)
- * and a few broken ones. Run by
+ * blobs (a skeleton alone, skeleton + raw and compressed clips with STEP
+ * tracks, clips alone, skinned meshes with and without a skeleton, a clip
+ * with a tracks block) and a few broken ones. Run by
  * hand: make_blob_seeds DIR. */
 #include <stdio.h>
 #include <string.h>
@@ -51,7 +51,8 @@ int main(int argc, char **argv)
     ossa_raw_clip raw_clip = {"wave", 0.0f, tracks, 2};
     ossa_clip_build_options options = {0};
     options.rate = 4.0f;
-    ossa_clip *clip = NULL;
+    options.raw = true;
+    ossa_clip *clip = NULL, *packed = NULL;
     if (ossa_clip_build(&raw_clip, skeleton, &options, &clip, NULL, &e)) {
         fprintf(stderr, "%s\n", e.message);
         return 1;
@@ -69,6 +70,14 @@ int main(int argc, char **argv)
     tracks_options.float_track_count = 2;
     ossa_clip *tracked = NULL;
     if (ossa_clip_build(&raw_clip, skeleton, &tracks_options, &tracked, NULL, &e)) {
+        fprintf(stderr, "%s\n", e.message);
+        return 1;
+    }
+    /* and compressed, with a constant and a rest-pose track beside the
+     * animated ones (16 Hz: several frames per key) */
+    options.raw = false;
+    options.rate = 16.0f;
+    if (ossa_clip_build(&raw_clip, skeleton, &options, &packed, NULL, &e)) {
         fprintf(stderr, "%s\n", e.message);
         return 1;
     }
@@ -105,7 +114,7 @@ int main(int argc, char **argv)
         return 1;
     }
     const ossa_mesh *meshes[2] = {mesh, bare};
-    const ossa_clip *clips[2] = {clip, clip};
+    const ossa_clip *clips[2] = {clip, packed};
     const ossa_clip *tracked_clips[2] = {tracked, clip};
     int failed = 0;
     struct {
@@ -116,6 +125,8 @@ int main(int argc, char **argv)
         {"skeleton_clip", {skeleton, clips, 1, NULL, 0}},
         {"skeleton_two_clips", {skeleton, clips, 2, NULL, 0}},
         {"clip_only", {NULL, clips, 1, NULL, 0}},
+        {"skeleton_packed_clip", {skeleton, clips + 1, 1, NULL, 0}},
+        {"packed_clip_only", {NULL, clips + 1, 1, NULL, 0}},
         {"empty", {NULL, NULL, 0, NULL, 0}},
         {"skeleton_clip_meshes", {skeleton, clips, 1, meshes, 2}},
         {"mesh_only", {NULL, NULL, 0, meshes, 1}},
@@ -129,17 +140,24 @@ int main(int argc, char **argv)
             return 1;
         }
         failed |= write(dir, seeds[i].name, data, bytes);
-        if (i == 1) {
+        if (strcmp(seeds[i].name, "skeleton_clip") == 0) {
             failed |= write(dir, "truncated", data, bytes / 2);
             ((unsigned char *)data)[bytes / 3] ^= 0x40;
             failed |= write(dir, "bit_flip", data, bytes);
         }
-        if (i == 5) { /* the meshes' section cut short, and a flipped weight bit */
+        if (strcmp(seeds[i].name, "skeleton_packed_clip") == 0) {
+            failed |= write(dir, "packed_truncated", data, bytes - 100);
+            ((unsigned char *)data)[bytes - 200] ^= 0x08;
+            failed |= write(dir, "packed_bit_flip", data, bytes);
+        }
+        if (strcmp(seeds[i].name, "skeleton_clip_meshes") == 0) {
+            /* the meshes' section cut short, and a flipped weight bit */
             failed |= write(dir, "meshes_truncated", data, bytes - 200);
             ((unsigned char *)data)[bytes - 300] ^= 0x10;
             failed |= write(dir, "meshes_bit_flip", data, bytes);
         }
-        if (i == 7) { /* the tracks block cut short, and a flipped motion bit */
+        if (strcmp(seeds[i].name, "skeleton_clip_tracks") == 0) {
+            /* the tracks block cut short, and a flipped motion bit */
             failed |= write(dir, "tracks_truncated", data, bytes - 700);
             ((unsigned char *)data)[bytes - 800] ^= 0x08;
             failed |= write(dir, "tracks_bit_flip", data, bytes);
@@ -150,6 +168,7 @@ int main(int argc, char **argv)
     ossa_mesh_free(mesh, NULL);
     ossa_mesh_free(bare, NULL);
     ossa_clip_free(clip, NULL);
+    ossa_clip_free(packed, NULL);
     ossa_skeleton_free(skeleton, NULL);
     return failed;
 }

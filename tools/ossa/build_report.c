@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "clip_table.h"
 #include "units.h"
 
 #define MAX_LISTED 12
@@ -45,23 +46,23 @@ void build_report_written(const char *path, const ossa_skeleton *skeleton,
 
 void build_report_clips_header(void)
 {
-    printf("clips:\n  %-20s %-16s %9s %8s %6s %12s %10s %11s\n", "name", "from", "duration",
-           "rate", "keys", "error units", "error deg", "error scale");
+    printf("clips:\n");
+    clip_table_header(true);
 }
 
 void build_report_clip(const ossa_clip *clip, const char *source, const ossa_skeleton *skeleton,
                        const ossa_clip_build_report *report)
 {
-    const char *slash = strrchr(source, '/');
-    float et, er, es;
-    ossa_clip_build_error(clip, &et, &er, &es);
-    printf("  %-20s %-16s %7.3f s %5.1f Hz %6d %12.3g %10.3g %11.3g", ossa_clip_name(clip),
-           slash ? slash + 1 : source, (double)ossa_clip_duration(clip),
-           (double)ossa_clip_rate(clip), ossa_clip_frame_count(clip), (double)et, (double)er,
-           (double)es);
-    if (report && skeleton && report->worst_joint >= 0 && (et > 0.0f || er > 0.0f || es > 0.0f))
-        printf("  worst at '%s'", ossa_skeleton_joint_name(skeleton, report->worst_joint));
-    printf("\n");
+    clip_table_row(clip, skeleton, source);
+    if (!report)
+        return;
+    if (report->units_assumed_metres)
+        printf("      the skeleton's units are unknown: the tolerance is in model units taken "
+               "as metres\n");
+    if (!report->within_tolerance)
+        printf("      warning: above the tolerance (%.3g model units) at every rate tried; the "
+               "smallest error is kept\n",
+               (double)report->tolerance);
 }
 
 static void list_names(const char *what, const char *const *names, int count)

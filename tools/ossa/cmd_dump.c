@@ -63,6 +63,8 @@ static ossa_result pose(dump *d)
         sample.clip_count = 1;
         sample.time_s = &d->time_s;
         sample.character_count = 1;
+        sample.rest_pose = ossa_skeleton_rest_pose(s);
+        sample.rest_pose_count = n;
         sample.output = local;
         sample.output_count = n;
         r = ossa_sampling_job_run(&sample);

@@ -7,6 +7,7 @@
 
 #include "blob_input.h"
 #include "cli.h"
+#include "clip_table.h"
 #include "commands.h"
 #include "json_out.h"
 #include "ossa/pipeline.h"
@@ -200,19 +201,16 @@ static void print_text(const char *path, const ossa_blob *blob, bool tree)
         printf("skeleton: none\n");
     }
     printf("clips: %d\n", blob->clip_count);
+    bool assumed = false;
     if (blob->clip_count)
-        printf("  %-20s %9s %8s %7s %10s %12s %10s %11s\n", "name", "duration", "rate", "keys",
-               "bytes", "error units", "error deg", "error scale");
+        clip_table_header(false);
     for (int i = 0; i < blob->clip_count; ++i) {
         const ossa_clip *c = ossa_blob_clip(blob, i);
-        float et, er, es;
-        ossa_clip_build_error(c, &et, &er, &es);
-        printf("  %-20s %7.3f s %5.1f Hz %7d %10zu %12.3g %10.3g %11.3g\n", ossa_clip_name(c),
-               (double)ossa_clip_duration(c), (double)ossa_clip_rate(c),
-               ossa_clip_frame_count(c), ossa_clip_bytes(c), (double)et, (double)er, (double)es);
+        assumed |= clip_table_row(c, blob->skeleton, NULL);
         tracks_report(c, blob->skeleton,
                       blob->skeleton ? ossa_skeleton_metres_per_unit(blob->skeleton) : 0.0f);
     }
+    clip_table_footnote(assumed);
     printf("meshes: %d\n", blob->mesh_count);
     if (blob->mesh_count)
         printf("  %-28s %8s %9s %5s  %-36s %9s\n", "name", "vertices", "triangles", "skin",
@@ -261,22 +259,8 @@ static void print_json(const char *path, const ossa_blob *blob)
     free(depth);
     printf(",\n \"clips\": [");
     for (int i = 0; i < blob->clip_count; ++i) {
-        const ossa_clip *c = ossa_blob_clip(blob, i);
-        float et, er, es;
-        ossa_clip_build_error(c, &et, &er, &es);
-        printf("%s\n  {\"name\": ", i ? "," : "");
-        json_string(stdout, ossa_clip_name(c));
-        printf(", \"duration\": ");
-        json_float(stdout, ossa_clip_duration(c));
-        printf(", \"rate\": ");
-        json_float(stdout, ossa_clip_rate(c));
-        printf(", \"keys\": %d, \"bytes\": %zu, \"error_translation\": ",
-               ossa_clip_frame_count(c), ossa_clip_bytes(c));
-        json_float(stdout, et);
-        printf(", \"error_rotation_deg\": ");
-        json_float(stdout, er);
-        printf(", \"error_scale\": ");
-        json_float(stdout, es);
+        printf("%s\n  {", i ? "," : "");
+        clip_table_json(stdout, ossa_blob_clip(blob, i), blob->skeleton);
         printf("}");
     }
     printf("],\n \"meshes\": [");

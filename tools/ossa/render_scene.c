@@ -156,6 +156,8 @@ ossa_result render_scene_pose_one(const render_scene *s, const ossa_clip *clip, 
         sample.clip_count = 1;
         sample.time_s = &time_s;
         sample.character_count = 1;
+        sample.rest_pose = ossa_skeleton_rest_pose(s->skeleton);
+        sample.rest_pose_count = n;
         sample.output = local;
         sample.output_count = n;
         r = ossa_sampling_job_run(&sample);
@@ -310,6 +312,8 @@ ossa_result render_scene_pose(render_scene *s, float time_s)
     sample.clip_index_count = n;
     sample.time_s = s->time_s;
     sample.character_count = n;
+    sample.rest_pose = ossa_skeleton_rest_pose(s->skeleton);
+    sample.rest_pose_count = s->joints;
     sample.output = s->local;
     sample.output_count = n * s->joints;
     ossa_local_to_model_job l2m = {0};

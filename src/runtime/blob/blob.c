@@ -197,6 +197,13 @@ ossa_result ossa_blob_open(ossa_blob *blob, const void *data, size_t bytes, unsi
                                    "clip '%s' animates %u joints, the skeleton has %d",
                                    ossa_clip_name(clip), clip->joint_count,
                                    ossa_skeleton_joint_count(view.skeleton));
+            else if (r == OSSA_OK && view.skeleton && !ossa_clip_fits_skeleton(clip, view.skeleton))
+                r = ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, -1,
+                                   (int64_t)clip->frames_offset +
+                                       (int64_t)offsetof(ossai_clip_packed, rest_crc),
+                                   "clip '%s' was compressed against another rest pose than "
+                                   "the skeleton's",
+                                   ossa_clip_name(clip));
             view.clip_count++;
             break;
         }

@@ -75,6 +75,20 @@ enum {
 #define OSSAI_CLIP_JOINT_ALIGN 16u
 
 #define OSSAI_CLIP_HAS_STEP 1u
+/* The clip is compressed: frames_offset locates its ossai_clip_packed
+ * header and step_offset is 0 (the masks hold the STEP bits). */
+#define OSSAI_CLIP_PACKED 2u
+/* Some track of a compressed clip is the rest pose (not stored) or an
+ * animated rotation (stored relative to it): sampling needs the skeleton's
+ * rest pose. */
+#define OSSAI_CLIP_USES_REST 4u
+/* Some animated rotation of a compressed clip stores its w as well (a mask
+ * row says which): near w = 0 (half a turn from the rest rotation) a w
+ * rebuilt from x, y, z would lose its precision. */
+#define OSSAI_CLIP_FULL_ROTATIONS 8u
+#define OSSAI_CLIP_FLAGS                                                                        \
+    (OSSAI_CLIP_HAS_STEP | OSSAI_CLIP_PACKED | OSSAI_CLIP_USES_REST | OSSAI_CLIP_FULL_ROTATIONS)
+#define OSSAI_NO_ERROR_JOINT 0xFFFFFFFFu
 /* Bits of the per-joint step byte: the track holds instead of interpolating. */
 #define OSSAI_STEP_T 1u
 #define OSSAI_STEP_R 2u
@@ -89,17 +103,120 @@ struct ossa_clip {
     uint32_t flags;          /* OSSAI_CLIP_* */
     float duration;          /* seconds; > 0 when frame_count >= 2 */
     float rate;              /* (frame_count - 1) / duration, 0 when frame_count == 1 */
-    uint32_t frames_offset;  /* float[frame_count][OSSAI_COMPONENTS][joint_stride], 64-aligned */
-    uint32_t step_offset;    /* uint8_t[joint_count] of OSSAI_STEP_* bits */
+    uint32_t frames_offset;  /* float[frame_count][OSSAI_COMPONENTS][joint_stride], 64-aligned;
+                                packed: its ossai_clip_packed header, 16-aligned */
+    uint32_t step_offset;    /* uint8_t[joint_count] of OSSAI_STEP_* bits; packed: 0 */
     uint32_t name_offset;    /* NUL-terminated UTF-8 */
     uint32_t name_bytes;     /* including the NUL */
-    float error_translation; /* largest resampling errors, informational */
-    float error_rotation_deg;
-    float error_scale;
+    /* The builder's largest error against the source curves in the clip
+     * metric (ossa/clip_builder.h), informational: model units, where. */
+    float error;
+    float error_time_s;
+    uint32_t error_joint;    /* OSSAI_NO_ERROR_JOINT when no joint moves */
     /* The clip's tracks block (root motion, float tracks), from the clip's
      * start, 64-aligned; 0 when the clip has none. */
     uint32_t tracks_offset;
 };
+
+/* ---- compressed clips (docs/blob-format.md, docs/compression.md) ----
+ *
+ * A joint's translation, rotation and scale are three tracks (kinds T, R, S
+ * below). Each is the rest pose (stored nowhere: the sampler takes the
+ * skeleton's), constant (stored once: three floats, a rotation four), or
+ * animated: its three components are quantised at every frame inside a
+ * packed block - a rotation's as the rotation relative to the rest one,
+ * conj(rest) q, with w >= 0 rebuilt from x y z (near 1, so precisely) or,
+ * for a rotation that goes half a turn from the rest, stored as well (and
+ * then kept on one hemisphere from frame to frame instead). The joint masks say which, per
+ * chunk of 16 joints (u16, bit j of chunk k is joint 16 k + j): rows
+ * OSSAI_MASK_ANIM + kind, OSSAI_MASK_CONST + kind, then with
+ * OSSAI_CLIP_HAS_STEP OSSAI_MASK_STEP + kind, then with
+ * OSSAI_CLIP_FULL_ROTATIONS the full row (ossai_mask_full_row): animated
+ * rotations that store w too. A track is rest when neither its anim nor its
+ * const bit is set.
+ *
+ * Components are numbered in record order: chunk by chunk; inside a chunk
+ * kind T, R, S; inside a kind x, y, z (and for R then w, over the full
+ * rotations only); inside those the chunk's joints in ascending order.
+ * Constants follow the same order over the constant tracks (a rotation's
+ * four components x, y, z, w). */
+enum { OSSAI_KIND_T, OSSAI_KIND_R, OSSAI_KIND_S, OSSAI_KINDS };
+enum { OSSAI_MASK_ANIM = 0, OSSAI_MASK_CONST = 3, OSSAI_MASK_STEP = 6 };
+
+static inline uint32_t ossai_mask_full_row(uint32_t clip_flags)
+{
+    return (clip_flags & OSSAI_CLIP_HAS_STEP) ? 9u : 6u;
+}
+
+static inline uint32_t ossai_mask_rows(uint32_t clip_flags)
+{
+    return ossai_mask_full_row(clip_flags) + ((clip_flags & OSSAI_CLIP_FULL_ROTATIONS) ? 1u : 0u);
+}
+#define OSSAI_CHUNK 16u
+
+/* The widest quantised value, in bits (float holds every integer below
+ * 2^24 exactly). */
+#define OSSAI_PACK_MAX_BITS 23u
+/* Packed block flag: per segment ranges are stored. */
+#define OSSAI_PACK_SEGMENT_RANGES 1u
+/* Readable bytes after the last bit of a block's data: a decoder may load 8
+ * bytes (unaligned) at any bit's byte. */
+#define OSSAI_PACK_PADDING 8u
+/* The largest magnitude a compressed clip stores (a constant, a component's
+ * range end): decoding then never overflows. */
+#define OSSAI_PACK_VALUE_LIMIT 1e37f
+/* The longest segment: 1 << 16 frames. */
+#define OSSAI_PACK_MAX_SHIFT 16u
+
+/* n components over frame_count frames, cut into segments of 1 << shift
+ * frames (the last may be shorter). Component k at frame f of segment s
+ * (i = f - s 2^shift):
+ *     ext_k = clip_extent * (sext / 255),  lo_k = clip_min + clip_extent * (smin / 255)
+ *     value = lo_k + q * (ext_k * 2^-w)
+ * with w the segment's width of k, q its w-bit value at bit
+ * 8 * segment.byte_offset + i * segment.frame_bits + (sum of the segment's
+ * widths of components before k), least significant bit first. Without
+ * OSSAI_PACK_SEGMENT_RANGES, smin = 0 and sext = 255. packed_math.h holds the
+ * arithmetic, operation by operation, that every decoder shares. */
+typedef struct ossai_packed_block {
+    uint32_t component_count;  /* n */
+    uint32_t segment_shift;    /* <= OSSAI_PACK_MAX_SHIFT */
+    uint32_t segment_count;    /* ceil(frame_count / 2^shift) */
+    uint32_t flags;            /* OSSAI_PACK_* */
+    uint32_t ranges_offset;    /* f32 clip_min[n], then f32 clip_extent[n] (>= 0); 4-aligned */
+    uint32_t segments_offset;  /* ossai_packed_segment[segment_count]; 4-aligned */
+    uint32_t seg_data_offset;  /* per segment: u8 widths[n], with ranges u8 smin[n], sext[n] */
+    uint32_t bits_offset;      /* the bits of every segment */
+    uint32_t bits_bytes;       /* their bytes, OSSAI_PACK_PADDING included */
+    uint32_t reserved[3];
+} ossai_packed_block;
+_Static_assert(sizeof(ossai_packed_block) == 48, "the packed block header is 48 bytes");
+
+typedef struct ossai_packed_segment {
+    uint32_t byte_offset; /* of its first frame, in the block's bits */
+    uint32_t frame_bits;  /* sum of its widths */
+} ossai_packed_segment;
+
+/* What follows the clip header of a compressed clip. Offsets are from the
+ * clip section's start. */
+typedef struct ossai_clip_packed {
+    uint32_t masks_offset;     /* u16[ossai_mask_rows][joint_stride / 16], 2-aligned */
+    uint32_t constants_offset; /* f32[constant_count], 4-aligned */
+    uint32_t constant_count;   /* 3 per constant T or S track, 4 per R */
+    uint32_t rest_crc;         /* CRC-32C of the rest pose it was built on (informational;
+                                  ossa_clip_fits_skeleton) */
+    float tolerance;           /* the builder's bound and distance, model units */
+    float distance;
+    uint32_t extension_offset; /* 0; reserved for root motion and float tracks */
+    uint32_t reserved;
+    ossai_packed_block block;  /* the animated components, in record order */
+} ossai_clip_packed;
+_Static_assert(sizeof(ossai_clip_packed) == 80, "the packed clip header is 80 bytes");
+
+static inline const ossai_clip_packed *ossai_clip_packed_header(const struct ossa_clip *clip)
+{
+    return (const ossai_clip_packed *)(const void *)((const char *)clip + clip->frames_offset);
+}
 
 /* Floats in one frame. */
 static inline uint32_t ossai_clip_frame_floats(const struct ossa_clip *clip)

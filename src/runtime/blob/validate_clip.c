@@ -30,7 +30,8 @@ ossa_result ossa_clip_validate(const void *data, size_t bytes, const ossa_clip *
     if (c->frame_count == 0)
         return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, -1, 16,
                               "%s: frame_count is 0", where);
-    if (c->flags & ~OSSAI_CLIP_HAS_STEP)
+    const uint32_t known = (c->flags & OSSAI_CLIP_PACKED) ? OSSAI_CLIP_FLAGS : OSSAI_CLIP_HAS_STEP;
+    if (c->flags & ~known)
         return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, -1, 20,
                               "%s: unknown flags 0x%x", where, c->flags);
     if (!isfinite(c->duration) || c->duration < 0.0f || !isfinite(c->rate) || c->rate < 0.0f)
@@ -50,6 +51,20 @@ ossa_result ossa_clip_validate(const void *data, size_t bytes, const ossa_clip *
         return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, -1, 24,
                               "%s: one frame lasts no time, but the duration is %g s", where,
                               (double)c->duration);
+    if ((r = ossai_check_array(c->bytes, c->name_offset, c->name_bytes, 1, 1, where, "name",
+                               error)))
+        return r;
+    if (c->name_bytes == 0 || ((const char *)c)[c->name_offset + c->name_bytes - 1] != '\0')
+        return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, -1, c->name_offset,
+                              "%s: the name does not end with a NUL", where);
+    if (c->flags & OSSAI_CLIP_PACKED) {
+        if ((r = ossai_clip_validate_packed(c, where, error)) ||
+            (r = ossai_clip_tracks_validate(c, where, error)))
+            return r;
+        if (out)
+            *out = c;
+        return OSSA_OK;
+    }
     uint64_t frame_floats = (uint64_t)OSSAI_COMPONENTS * c->joint_stride;
     if ((r = ossai_check_array(c->bytes, c->frames_offset, (uint64_t)c->frame_count * frame_floats,
                                4, 64, where, "frames", error)))
@@ -57,12 +72,6 @@ ossa_result ossa_clip_validate(const void *data, size_t bytes, const ossa_clip *
     if ((r = ossai_check_array(c->bytes, c->step_offset, c->joint_count, 1, 1, where,
                                "step flags", error)))
         return r;
-    if ((r = ossai_check_array(c->bytes, c->name_offset, c->name_bytes, 1, 1, where, "name",
-                               error)))
-        return r;
-    if (c->name_bytes == 0 || ((const char *)c)[c->name_offset + c->name_bytes - 1] != '\0')
-        return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, -1, c->name_offset,
-                              "%s: the name does not end with a NUL", where);
 
     const uint8_t *steps = ossai_clip_steps(c);
     int any_step = 0;

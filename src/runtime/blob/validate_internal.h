@@ -29,6 +29,10 @@ ossa_result ossai_mesh_validate_section(const void *data, size_t bytes,
                                         const ossa_skeleton *skeleton, ossa_error *error);
 
 struct ossa_clip;
+/* The compressed part of a clip whose header ossa_clip_validate has checked
+ * up to its name (blob/validate_packed.c). */
+ossa_result ossai_clip_validate_packed(const struct ossa_clip *clip, const char *where,
+                                       ossa_error *error);
 /* Validates a clip's tracks block (blob/validate_tracks.c), when it has one:
  * called by the clip validator once the clip's own fields are checked. */
 ossa_result ossai_clip_tracks_validate(const struct ossa_clip *clip, const char *where,

@@ -23,8 +23,10 @@ static unsigned detect(void)
     unsigned a, b, c, d, features = 0;
     if (!__get_cpuid(1, &a, &b, &c, &d))
         return 0;
-    if (c & bit_SSE4_2)
+    if ((c & bit_SSE4_2) && (c & bit_POPCNT)) /* the kernels count bits with popcnt */
         features |= OSSAI_CPU_SSE42;
+    else
+        return 0;
     int osxsave = (c & bit_OSXSAVE) != 0, fma = (c & bit_FMA) != 0, avx = (c & bit_AVX) != 0;
     if (!osxsave || !avx)
         return features;

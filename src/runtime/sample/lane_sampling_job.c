@@ -20,6 +20,9 @@ ossa_result ossa_lane_sampling_job_validate(const ossa_lane_sampling_job *job)
     const int width = ossai_lane_resolve_width(job->width);
     if (!width || (unsigned)job->wrap >= OSSA_WRAP_COUNT)
         return OSSA_ERR_BAD_ARGUMENT;
+    if ((r = ossai_check_rest_pose(job->clips, job->clip_count, job->rest_pose,
+                                   job->rest_pose_count)))
+        return r;
     int begin, end;
     if ((r = ossai_job_range(job->batch_begin, job->batch_end, ossa_lane_batch_count(n, width),
                              &begin, &end)) ||
@@ -48,23 +51,34 @@ ossa_result ossa_lane_sampling_job_run(const ossa_lane_sampling_job *job)
     const int width = plan.width;
     static void (*const kernels[])(const ossai_lane_sample_args *) =
         OSSAI_SIMD_TABLE(ossai_sample_kernel);
+    static void (*const packed_kernels[])(const ossai_lane_sample_args *) =
+        OSSAI_SIMD_TABLE(ossai_packed_kernel);
     const int joints = (int)job->clips[0]->joint_count;
     const size_t batch_floats = (size_t)joints * OSSAI_POSE_C * (size_t)width;
     ossai_lane_sample_args args;
     args.stride = job->clips[0]->joint_stride;
     args.joint_count = joints;
     args.width = width;
+    args.rest = job->rest_pose;
     for (int b = plan.begin; b < plan.end; ++b) {
+        int packed = 0;
         for (int l = 0; l < width; ++l) {
             /* lanes past the last character repeat the batch's first one */
             const int c = b * width + l < n ? b * width + l : b * width;
             const ossa_clip *clip = job->clips[job->clip_index ? job->clip_index[c] : 0];
-            ossai_clip_frames_at(clip, ossa_clip_time(job->wrap, clip->duration, job->time_s[c]),
-                                 &args.frame_a[l], &args.frame_b[l], &args.alpha[l]);
+            const float t = ossa_clip_time(job->wrap, clip->duration, job->time_s[c]);
+            if (clip->flags & OSSAI_CLIP_PACKED) {
+                ossai_clip_locate(clip, t, &args.frame[l], &args.alpha[l]);
+                args.packed[l] = clip;
+                packed = 1;
+                continue;
+            }
+            args.packed[l] = NULL;
+            ossai_clip_frames_at(clip, t, &args.frame_a[l], &args.frame_b[l], &args.alpha[l]);
             args.steps[l] = (clip->flags & OSSAI_CLIP_HAS_STEP) ? ossai_clip_steps(clip) : NULL;
         }
         args.output = job->output + (size_t)b * batch_floats;
-        kernels[plan.path](&args);
+        (packed ? packed_kernels : kernels)[plan.path](&args);
     }
     return OSSA_OK;
 }

@@ -3,68 +3,7 @@
  * Compiled once per instruction set (core/simd.h). */
 #include <math.h>
 
-#include "core/lane_math.h"
-#include "sample/sample_lanes.h"
-#include "sample/sampling_internal.h"
-
-/* Per-joint interpolation factors of one lane for joints j0 .. j0 + LANE_V:
- * a held (STEP) track gets ossai_step_alpha instead of alpha. */
-static void step_alphas(const uint8_t *steps, int j0, int joint_count, float alpha, vf *at,
-                        vf *ar, vf *as)
-{
-    LANE_ALIGN float t[LANE_V], r[LANE_V], s[LANE_V];
-    for (int i = 0; i < LANE_V; ++i) {
-        const unsigned bits = j0 + i < joint_count ? steps[j0 + i] : 0u;
-        t[i] = (bits & OSSAI_STEP_T) ? ossai_step_alpha(alpha) : alpha;
-        r[i] = (bits & OSSAI_STEP_R) ? ossai_step_alpha(alpha) : alpha;
-        s[i] = (bits & OSSAI_STEP_S) ? ossai_step_alpha(alpha) : alpha;
-    }
-    *at = v_load(t);
-    *ar = v_load(r);
-    *as = v_load(s);
-}
-
-/* Interpolates one vector of keys: a[c], b[c] are component c of the frames
- * before and after; at, ar, as the factors of translation, rotation, scale.
- * The reference's formulas: lerp, shortest-arc nlerp, the keys themselves at
- * factors 0 and 1. */
-static inline void interpolate(const vf a[OSSAI_POSE_C], const vf b[OSSAI_POSE_C], vf at, vf ar,
-                               vf as, vf out[OSSAI_POSE_C])
-{
-    for (int c = OSSAI_TX; c <= OSSAI_TZ; ++c)
-        out[c] = lerp_exact(a[c], b[c], at);
-    for (int c = OSSAI_SX; c <= OSSAI_SZ; ++c)
-        out[c] = lerp_exact(a[c], b[c], as);
-    const vf *qa = a + OSSAI_QX, *qb = b + OSSAI_QX;
-    vf q[4];
-    const vm flip = v_lt(dot4(qa, qb), v_zero());
-    for (int i = 0; i < 4; ++i)
-        q[i] = v_fmadd(v_sub(v_negate_where(qb[i], flip), qa[i]), ar, qa[i]);
-    quat_normalize(q);
-    const vm at0 = v_eq(ar, v_zero()), at1 = v_eq(ar, v_set1(1.0f));
-    for (int i = 0; i < 4; ++i)
-        out[OSSAI_QX + i] = v_select(at0, qa[i], v_select(at1, qb[i], q[i]));
-}
-
-/* One lane, LANE_V joints from j0: vectors run down the joints of one
- * frame row; tile[c][l] receives component c. */
-static inline void sample_lane(const ossai_lane_sample_args *a, int lane, int j0,
-                               float tile[OSSAI_POSE_C][LANE_V][LANE_V], int l)
-{
-    const size_t s = a->stride;
-    const float *fa = a->frame_a[lane] + j0, *fb = a->frame_b[lane] + j0;
-    vf at = v_set1(a->alpha[lane]), ar = at, as = at;
-    if (a->steps[lane])
-        step_alphas(a->steps[lane], j0, a->joint_count, a->alpha[lane], &at, &ar, &as);
-    vf ka[OSSAI_POSE_C], kb[OSSAI_POSE_C], out[OSSAI_POSE_C];
-    for (int c = 0; c < OSSAI_POSE_C; ++c) {
-        ka[c] = v_load(fa + c * s);
-        kb[c] = v_load(fb + c * s);
-    }
-    interpolate(ka, kb, at, ar, as, out);
-    for (int c = 0; c < OSSAI_POSE_C; ++c)
-        v_store(tile[c][l], out[c]);
-}
+#include "sample/sample_lane.h"
 
 void OSSAI_ISA_NAME(ossai_sample_kernel)(const ossai_lane_sample_args *a)
 {

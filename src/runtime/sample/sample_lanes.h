@@ -13,6 +13,11 @@ typedef struct ossai_lane_sample_args {
     const float *frame_b[OSSAI_LANES];
     const uint8_t *steps[OSSAI_LANES];
     float alpha[OSSAI_LANES];
+    /* Per lane: its compressed clip and the first frame of the pair, or NULL
+     * for a raw clip (frame_a and frame_b are used). */
+    const ossa_clip *packed[OSSAI_LANES];
+    uint32_t frame[OSSAI_LANES];
+    const ossa_transform *rest; /* the rest pose, for compressed clips needing it */
     size_t stride;
     int joint_count;
     int width;
@@ -20,5 +25,7 @@ typedef struct ossai_lane_sample_args {
 } ossai_lane_sample_args;
 
 OSSAI_SIMD_DECLARE(void, ossai_sample_kernel, (const ossai_lane_sample_args *args));
+/* A batch with at least one compressed clip (sample/packed_kernels.c). */
+OSSAI_SIMD_DECLARE(void, ossai_packed_kernel, (const ossai_lane_sample_args *args));
 
 #endif /* OSSA_SAMPLE_LANES_H */

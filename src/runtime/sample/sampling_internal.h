@@ -92,6 +92,23 @@ static inline ossa_result ossai_check_sampling_inputs(const ossa_clip *const *cl
     return OSSA_OK;
 }
 
+/* The rest pose, when a clip needs it (a compressed clip's rest tracks and
+ * animated rotations): present and as long as the joint count. */
+static inline ossa_result ossai_check_rest_pose(const ossa_clip *const *clips, int clip_count,
+                                                const ossa_transform *rest_pose,
+                                                int rest_pose_count)
+{
+    for (int k = 0; k < clip_count; ++k)
+        if (clips[k]->flags & OSSAI_CLIP_USES_REST) {
+            if (!rest_pose)
+                return OSSA_ERR_MISSING_INPUT;
+            if (rest_pose_count < (int)clips[0]->joint_count)
+                return OSSA_ERR_INPUT_TOO_SMALL;
+            break;
+        }
+    return OSSA_OK;
+}
+
 /* clip_index[first, last) name existing clips (NULL: every one plays clip 0). */
 static inline ossa_result ossai_check_clip_indices(const uint16_t *clip_index, int first,
                                                    int last, int clip_count)

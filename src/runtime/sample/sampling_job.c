@@ -7,6 +7,7 @@
 #include "blob/format.h"
 #include "core/job_internal.h"
 #include "core/math_internal.h"
+#include "sample/packed_clip.h"
 #include "sample/sampling_internal.h"
 
 /* a (1 - t) + b t: exactly a at t = 0 and exactly b at t = 1, so sampling at
@@ -51,9 +52,14 @@ static inline ossa_transform sample_joint(const ossa_clip *clip, const float *a,
     return out;
 }
 
-ossa_transform ossa_clip_sample_joint(const ossa_clip *clip, int joint, float t_s,
-                                      ossa_rotation_interp rotation_interp)
+ossa_transform ossa_clip_sample_joint(const ossa_clip *clip, const ossa_transform *rest_pose,
+                                      int joint, float t_s, ossa_rotation_interp rotation_interp)
 {
+    if (clip->flags & OSSAI_CLIP_PACKED) {
+        ossa_transform x;
+        ossai_packed_sample(clip, rest_pose, t_s, rotation_interp, joint, 1, &x);
+        return x;
+    }
     const float *a, *b;
     float alpha;
     ossai_clip_frames_at(clip, t_s, &a, &b, &alpha);
@@ -78,6 +84,9 @@ ossa_result ossa_sampling_job_validate(const ossa_sampling_job *job)
     if ((unsigned)job->wrap >= OSSA_WRAP_COUNT ||
         (unsigned)job->rotation_interp >= OSSA_ROTATION_COUNT)
         return OSSA_ERR_BAD_ARGUMENT;
+    if ((r = ossai_check_rest_pose(job->clips, job->clip_count, job->rest_pose,
+                                   job->rest_pose_count)))
+        return r;
     if (!job->output)
         return OSSA_ERR_MISSING_OUTPUT;
     if ((int64_t)job->output_count < (int64_t)n * job->clips[0]->joint_count)
@@ -96,11 +105,17 @@ ossa_result ossa_sampling_job_run(const ossa_sampling_job *job)
     const uint32_t joints = job->clips[0]->joint_count;
     for (int i = begin; i < end; ++i) {
         const ossa_clip *clip = job->clips[job->clip_index ? job->clip_index[i] : 0];
+        ossa_transform *out = job->output + (size_t)i * joints;
+        if (clip->flags & OSSAI_CLIP_PACKED) {
+            ossai_packed_sample(clip, job->rest_pose,
+                                ossa_clip_time(job->wrap, clip->duration, job->time_s[i]),
+                                job->rotation_interp, 0, (int)joints, out);
+            continue;
+        }
         const float *a, *b;
         float alpha;
         ossai_clip_frames_at(clip, ossa_clip_time(job->wrap, clip->duration, job->time_s[i]), &a,
                              &b, &alpha);
-        ossa_transform *out = job->output + (size_t)i * joints;
         /* Two copies of the loop, so that clips without STEP tracks (most)
          * pay nothing for them. */
         if (clip->flags & OSSAI_CLIP_HAS_STEP)

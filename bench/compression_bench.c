@@ -1,0 +1,279 @@
+/* compression_bench.c - `ossa bench compression`: every clip of the shared
+ * models built the way `ossa build` builds it (error-bounded rate,
+ * compressed), its raw size (ten float32 per joint and key, ACL's
+ * definition) against its stored size, its largest error in the clip metric
+ * and the time the build took; pab walk, jog and run beside ozz-animation
+ * 0.16's sizes for them; then its verdicts against issue 10's goals,
+ * computed from the numbers above. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "cli.h"
+#include "ossa/ossa.h"
+#include "ossa/pipeline.h"
+
+/* ozz-animation 0.16's files for the same clips (pab_walk.ozz,
+ * pab_jog.ozz, pab_run.ozz), at its default tolerance of 1 mm at 10 cm. */
+static const struct {
+    const char *clip;
+    int bytes;
+} ozz_sizes[] = {{"walk", 10936}, {"jog", 7683}, {"run", 7219}};
+#define OZZ_TOTAL (10936 + 7683 + 7219)
+#define GOAL_RATIO 20.0
+
+/* The inputs: a file giving the skeleton (and rigid meshes), the files
+ * whose clips play on it, and whether nodes below joints are joints. */
+static const struct {
+    const char *skeleton;
+    const char *clips[5];
+    bool all_nodes;
+} inputs[] = {
+    {"pab/skeleton.fbx",
+     {"pab/walk.fbx", "pab/jog.fbx", "pab/run.fbx", "pab/crossarms.fbx", "pab/skeleton.fbx"},
+     true},
+    {"khronos/cesium_man.gltf", {"khronos/cesium_man.gltf"}, false},
+    {"khronos/interpolation_test.gltf", {"khronos/interpolation_test.gltf"}, false},
+    {"khronos/rigged_simple.gltf", {"khronos/rigged_simple.gltf"}, false},
+    {"khronos/rigged_figure.gltf", {"khronos/rigged_figure.gltf"}, false},
+    {"khronos/simple_skin.gltf", {"khronos/simple_skin.gltf"}, false},
+    {"khronos/animated_triangle.gltf", {"khronos/animated_triangle.gltf"}, false},
+    {"cmu/scaled_131_01.bvh", {"cmu/scaled_131_01.bvh"}, false},
+    {"cmu/scaled_131_02.bvh", {"cmu/scaled_131_02.bvh"}, false},
+};
+
+typedef struct row {
+    char file[64], name[48], worst[48];
+    int joints, frames;
+    double rate, seconds, error_mm, tolerance_mm;
+    size_t raw, bytes;
+    bool units_assumed;
+} row;
+
+static void help(FILE *to)
+{
+    fprintf(to,
+            "usage: ossa bench compression [--models DIR] [--thorough] [--json]\n"
+            "\n"
+            "Builds every clip of the shared models as `ossa build` does (error-bounded\n"
+            "rate, compressed to 0.1 mm at 3 cm) and prints per clip the keys, the raw size\n"
+            "(ten float32 per joint and key, ACL's definition), the stored size, the ratio,\n"
+            "the largest error and the build time; pab walk, jog and run beside\n"
+            "ozz-animation 0.16's sizes; then the verdicts against issue 10's goals.\n"
+            "  --models DIR  the shared models (default $OSSA_MODELS, else ../shared/models)\n"
+            "  --thorough    the thorough search (compression_level 1)\n"
+            "  --json        one JSON object instead of the table\n");
+}
+
+static const char *models_dir(const char *given)
+{
+    if (given)
+        return given;
+    const char *env = getenv("OSSA_MODELS");
+    return env && env[0] ? env : "../shared/models";
+}
+
+/* Builds the clips of one input; appends rows. Returns false when a file
+ * is missing (the row count says what was measured). */
+static bool build_input(const char *dir, int input, int level, row *rows, int *count, int max)
+{
+    char path[1024];
+    ossa_import_options io = {0};
+    io.all_nodes = inputs[input].all_nodes;
+    ossa_import base;
+    ossa_error e;
+    snprintf(path, sizeof path, "%s/%s", dir, inputs[input].skeleton);
+    if (ossa_import_file(path, &io, &base, &e) != OSSA_OK) {
+        cli_error("bench compression", "%s", e.message);
+        return false;
+    }
+    ossa_skeleton_build_options so = {0};
+    so.metres_per_unit = base.metres_per_unit;
+    ossa_skeleton *sk = NULL;
+    if (ossa_skeleton_build(&base.skeleton, &so, &sk, NULL, &e) != OSSA_OK) {
+        cli_error("bench compression", "%s: %s", path, e.message);
+        ossa_import_free(&base);
+        return false;
+    }
+    const int joints = ossa_skeleton_joint_count(sk);
+    float *reach = calloc((size_t)joints, sizeof *reach);
+    ossa_clip_rigid_mesh_reach(sk, base.meshes, base.mesh_count, reach);
+    bool ok = true;
+    for (int f = 0; ok && f < 5 && inputs[input].clips[f]; ++f) {
+        ossa_import im;
+        snprintf(path, sizeof path, "%s/%s", dir, inputs[input].clips[f]);
+        if (ossa_import_file(path, &io, &im, &e) != OSSA_OK) {
+            cli_error("bench compression", "%s", e.message);
+            ok = false;
+            break;
+        }
+        for (int c = 0; c < im.clip_count && *count < max; ++c) {
+            ossa_clip_build_options bo = {0};
+            bo.joint_distances = reach;
+            bo.joint_distance_count = joints;
+            bo.compression_level = level;
+            ossa_clip *clip = NULL;
+            ossa_clip_build_report report;
+            const uint64_t t0 = cli_now_ns();
+            if (ossa_clip_build(&im.clips[c], sk, &bo, &clip, &report, &e) != OSSA_OK) {
+                if (e.code != OSSA_ERR_CLIP_EMPTY) /* a clip for another skeleton: not ours */
+                    cli_error("bench compression", "%s: %s", path, e.message);
+                continue;
+            }
+            row *r = &rows[(*count)++];
+            r->seconds = (double)(cli_now_ns() - t0) * 1e-9;
+            const char *slash = strrchr(inputs[input].clips[f], '/');
+            snprintf(r->file, sizeof r->file, "%s", slash ? slash + 1 : inputs[input].clips[f]);
+            snprintf(r->name, sizeof r->name, "%s", ossa_clip_name(clip));
+            r->joints = joints;
+            r->frames = report.frame_count;
+            r->rate = report.rate;
+            r->raw = (size_t)40 * (size_t)joints * (size_t)report.frame_count;
+            r->bytes = ossa_clip_bytes(clip);
+            const float mpu = ossa_skeleton_metres_per_unit(sk);
+            r->units_assumed = !(mpu > 0.0f);
+            const double mm = r->units_assumed ? 1000.0 : 1000.0 * mpu;
+            r->error_mm = report.error * mm;
+            r->tolerance_mm = report.tolerance * mm;
+            snprintf(r->worst, sizeof r->worst, "%s",
+                     report.error_joint >= 0 ? ossa_skeleton_joint_name(sk, report.error_joint) : "-");
+            ossa_clip_free(clip, NULL);
+        }
+        ossa_import_free(&im);
+    }
+    free(reach);
+    ossa_skeleton_free(sk, NULL);
+    ossa_import_free(&base);
+    return ok;
+}
+
+static int ozz_bytes(const row *r)
+{
+    if (strncmp(r->file, "walk", 4) && strncmp(r->file, "jog", 3) && strncmp(r->file, "run", 3))
+        return 0;
+    for (size_t i = 0; i < sizeof ozz_sizes / sizeof ozz_sizes[0]; ++i)
+        if (strcmp(r->name, ozz_sizes[i].clip) == 0)
+            return ozz_sizes[i].bytes;
+    return 0;
+}
+
+/* The size of a clip in a blob: its section, padded to 64 bytes. */
+static size_t in_blob(size_t bytes)
+{
+    return (bytes + 63) / 64 * 64;
+}
+
+int bench_compression_main(int argc, char **argv)
+{
+    const char *dir_arg = NULL;
+    bool json = false;
+    int level = 0;
+    for (int i = 1; i < argc; ++i) {
+        if (cli_is(argv[i], "--help", "-h")) {
+            help(stdout);
+            return 0;
+        } else if (cli_is(argv[i], "--models", NULL)) {
+            if (!cli_string_arg(argc, argv, &i, &dir_arg))
+                return 2;
+        } else if (cli_is(argv[i], "--json", NULL)) {
+            json = true;
+        } else if (cli_is(argv[i], "--thorough", NULL)) {
+            level = 1;
+        } else {
+            cli_error("bench compression", "unknown option '%s'", argv[i]);
+            help(stderr);
+            return 2;
+        }
+    }
+    const char *dir = models_dir(dir_arg);
+    enum { MAX_ROWS = 64 };
+    row *rows = calloc(MAX_ROWS, sizeof *rows);
+    int count = 0, missing = 0;
+    cli_progress progress;
+    const int n_inputs = (int)(sizeof inputs / sizeof inputs[0]);
+    if (!json)
+        cli_progress_begin(&progress, "compressing", n_inputs);
+    for (int i = 0; i < n_inputs; ++i) {
+        missing += !build_input(dir, i, level, rows, &count, MAX_ROWS);
+        if (!json)
+            cli_progress_step(&progress, i + 1);
+    }
+    if (!json)
+        cli_progress_end(&progress);
+    /* the verdicts' numbers */
+    size_t raw_total = 0, bytes_total = 0, pab = 0, pab_blob = 0;
+    int pab_clips = 0, below_ratio = 0;
+    double worst_mm = 0.0, worst_ratio = INFINITY, seconds = 0.0;
+    int over_tolerance = 0;
+    for (int i = 0; i < count; ++i) {
+        const row *r = &rows[i];
+        raw_total += r->raw;
+        bytes_total += r->bytes;
+        seconds += r->seconds;
+        const double ratio = (double)r->raw / (double)r->bytes;
+        worst_ratio = fmin(worst_ratio, ratio);
+        below_ratio += ratio < GOAL_RATIO;
+        worst_mm = fmax(worst_mm, r->error_mm);
+        over_tolerance += r->error_mm > r->tolerance_mm;
+        if (ozz_bytes(r)) {
+            pab += r->bytes;
+            pab_blob += in_blob(r->bytes);
+            ++pab_clips;
+        }
+    }
+    const bool size_met = pab_clips == 3 && pab_blob <= OZZ_TOTAL;
+    if (json) {
+        printf("{\"models\": \"%s\", \"level\": %d, \"clips\": [", dir, level);
+        for (int i = 0; i < count; ++i) {
+            const row *r = &rows[i];
+            printf("%s\n  {\"file\": \"%s\", \"clip\": \"%s\", \"joints\": %d, \"keys\": %d, "
+                   "\"rate\": %.6g, \"raw_bytes\": %zu, \"bytes\": %zu, \"ratio\": %.4g, "
+                   "\"error_mm\": %.6g, \"tolerance_mm\": %.6g, \"units_assumed\": %s, "
+                   "\"worst_joint\": \"%s\", \"seconds\": %.4g, \"ozz_bytes\": %d}",
+                   i ? "," : "", r->file, r->name, r->joints, r->frames, r->rate, r->raw,
+                   r->bytes, (double)r->raw / (double)r->bytes, r->error_mm, r->tolerance_mm,
+                   r->units_assumed ? "true" : "false", r->worst, r->seconds, ozz_bytes(r));
+        }
+        printf("],\n \"pab_bytes\": %zu, \"pab_blob_bytes\": %zu, \"ozz_bytes\": %d, "
+               "\"raw_bytes\": %zu, \"bytes\": %zu, \"worst_error_mm\": %.6g, "
+               "\"worst_ratio\": %.4g, \"clips_below_20\": %d, \"missing_inputs\": %d,\n "
+               "\"goals\": {\"pab_size\": %s, \"error\": %s, \"every_ratio\": %s, "
+               "\"overall_ratio\": %s}}\n",
+               pab, pab_blob, OZZ_TOTAL, raw_total, bytes_total, worst_mm, worst_ratio,
+               below_ratio, missing, size_met ? "true" : "false",
+               over_tolerance == 0 ? "true" : "false", below_ratio == 0 ? "true" : "false",
+               (double)raw_total / (double)bytes_total >= GOAL_RATIO ? "true" : "false");
+        free(rows);
+        return missing ? 1 : 0;
+    }
+    printf("%-22s %-24s %6s %8s %10s %8s %7s %9s %9s %-18s %7s\n", "file", "clip", "keys", "rate",
+           "raw B", "bytes", "ratio", "error mm", "ozz 0.16", "worst at", "build s");
+    for (int i = 0; i < count; ++i) {
+        const row *r = &rows[i];
+        char ozz[16] = "";
+        if (ozz_bytes(r))
+            snprintf(ozz, sizeof ozz, "%d", ozz_bytes(r));
+        printf("%-22s %-24s %6d %6.1f Hz %10zu %8zu %6.1f:1 %8.4f%s %9s %-18.18s %7.2f\n", r->file,
+               r->name, r->frames, r->rate, r->raw, r->bytes, (double)r->raw / (double)r->bytes,
+               r->error_mm, r->units_assumed ? "*" : " ", ozz, r->worst, r->seconds);
+    }
+    printf("* units unknown: model units taken as metres\n");
+    printf("all %d clips: %zu -> %zu bytes (%.1f:1), built in %.1f s%s\n", count, raw_total,
+           bytes_total, (double)raw_total / (double)bytes_total, seconds,
+           missing ? " (some inputs missing)" : "");
+    printf("\ngoals (issue 10), from the numbers above:\n");
+    printf("  pab walk + jog + run <= %d bytes (ozz 0.16, 1 mm at 10 cm): %zu bytes (%zu as "
+           "blob sections) -> %s\n",
+           OZZ_TOTAL, pab, pab_blob, size_met ? "met" : "missed");
+    printf("  every clip within 0.1 mm at 3 cm: largest %.4f mm, %d over -> %s\n", worst_mm,
+           over_tolerance, over_tolerance == 0 ? "met" : "missed");
+    printf("  >= 20:1 against raw: overall %.1f:1 -> %s; per clip the smallest %.1f:1, %d "
+           "clip%s below -> %s\n",
+           (double)raw_total / (double)bytes_total,
+           (double)raw_total / (double)bytes_total >= GOAL_RATIO ? "met" : "missed", worst_ratio,
+           below_ratio, below_ratio == 1 ? "" : "s", below_ratio == 0 ? "met" : "missed");
+    free(rows);
+    return missing ? 1 : 0;
+}

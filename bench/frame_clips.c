@@ -1,0 +1,155 @@
+/* frame_clips.c - `ossa bench frame --clips N`: 1000 characters spread over
+ * N clips (frame_library.h), raw and compressed side by side - one clip
+ * sampled by the lane job (the pose written to memory) and the library's
+ * whole frame - beside the character's own clips raw (today's frame), with
+ * the clip bytes in memory and the bytes each frame reads; then issue 10's
+ * goals with verdicts from this run. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "frame_bench.h"
+#include "frame_library.h"
+#include "goals.h"
+
+enum { S_RAW, S_PACKED, S_BASE, SCENES }; /* N raw, N compressed, the k clips raw */
+enum { C_SAMPLE_RAW, C_SAMPLE_PACKED, C_SAMPLE_BASE, C_FRAME_RAW, C_FRAME_PACKED, C_FRAME_BASE,
+       C_COUNT };
+
+static double ms(const bench_variant *v)
+{
+    return v->frames_run ? v->median_ns * 1e-6 : -1.0;
+}
+
+static void print_memory(const frame_options *o, const frame_library *lib, const frame_scene *s)
+{
+    double per[SCENES], touched[SCENES];
+    for (int k = 0; k < SCENES; ++k)
+        touched[k] = frame_library_touched(&s[k], &per[k]);
+    const double bytes[SCENES] = {(double)lib->bytes[LIB_RAW], (double)lib->bytes[LIB_PACKED],
+                                  0.0};
+    double base = 0.0;
+    for (int i = 0; i < lib->base_count; ++i)
+        base += (double)ossa_clip_bytes(lib->base[LIB_RAW][i]);
+    const double all[SCENES] = {bytes[S_RAW], bytes[S_PACKED], base};
+    if (o->common.json) {
+        printf(", \"memory\": [");
+        static const char *const names[SCENES] = {"raw", "compressed", "base raw"};
+        for (int k = 0; k < SCENES; ++k)
+            printf("%s{\"clips\": \"%s\", \"clip_bytes\": %.0f, \"frame_touched_bytes\": %.0f, "
+                   "\"sample_read_bytes\": %.1f}",
+                   k ? ", " : "", names[k], all[k], touched[k], per[k]);
+        printf("]");
+        return;
+    }
+    printf("\nclip data (KiB): %-24s %12s %12s %12s\n", "", "raw", "compressed", "base raw");
+    printf("  %-38s %12.1f %12.1f %12.1f\n", "in memory", all[S_RAW] / 1024.0,
+           all[S_PACKED] / 1024.0, all[S_BASE] / 1024.0);
+    printf("  %-38s %12.1f %12.1f %12.1f\n", "read by one frame (64-byte lines)",
+           touched[S_RAW] / 1024.0, touched[S_PACKED] / 1024.0, touched[S_BASE] / 1024.0);
+    printf("  %-38s %12.2f %12.2f %12.2f\n", "read by one sample (mean)", per[S_RAW] / 1024.0,
+           per[S_PACKED] / 1024.0, per[S_BASE] / 1024.0);
+}
+
+static int clip_goals(const frame_options *o, const frame_scene *s, const frame_library *lib,
+                      const bench_variant *v, bench_goal *g)
+{
+    const ossa_simd_path path = o->path == OSSA_SIMD_AUTO ? ossa_simd_best_path() : o->path;
+    const bool pab = s->characters == 1000 && s->joints == 67 && s->threads == 1 &&
+                     path == OSSA_SIMD_AVX512;
+    const double base = ms(&v[C_FRAME_BASE]), packed = ms(&v[C_FRAME_PACKED]);
+    int n = 0;
+    g[n++] = (bench_goal){"sample, compressed, 3 clips", "ms", ms(&v[C_SAMPLE_PACKED]),
+                          BENCH_AT_MOST, 0.25, "issue 10", pab && lib->count == 3,
+                          "--clips 3, 1000 characters x 67 joints (pab), 1 thread, AVX-512"};
+    g[n++] = (bench_goal){"sample, compressed, 256 clips", "ms", ms(&v[C_SAMPLE_PACKED]),
+                          BENCH_AT_MOST, 0.30, "issue 10", pab && lib->count == 256,
+                          "--clips 256, 1000 characters x 67 joints (pab), 1 thread, AVX-512"};
+    g[n++] = (bench_goal){"whole frame: 256 compressed clips / 3 raw clips", "x",
+                          base > 0 && packed > 0 ? packed / base : -1.0, BENCH_AT_MOST, 1.0,
+                          "issue 10", lib->count == 256 && lib->base_count == 3 && s->threads == 1,
+                          "--clips 256 on a character with 3 clips, 1 thread"};
+    return n;
+}
+
+int frame_clips_run(const frame_options *o, const frame_character *c)
+{
+    frame_library lib;
+    memset(&lib, 0, sizeof lib);
+    if (!o->common.list && !frame_library_build(&lib, c, o->clips))
+        return 1;
+    frame_scene s[SCENES];
+    memset(s, 0, sizeof s);
+    const frame_character *views[SCENES] = {&lib.view[LIB_RAW], &lib.view[LIB_PACKED],
+                                            &lib.base_view[LIB_RAW]};
+    int made = 0, code = 0;
+    for (; !o->common.list && made < SCENES; ++made)
+        if (!frame_scene_init(&s[made], views[made], o->characters, o->skinned, o->common.threads,
+                              o->width, o->path, o->skin_format, FRAME_STAGED | FRAME_CROWD)) {
+            code = 1;
+            break;
+        }
+#define VARIANT(id, name_, label_, run_, scene_)                                               \
+    [id] = {.name = name_, .label = label_, .run = run_, .context = &s[scene_], .seed_ms = -1}
+    bench_variant v[C_COUNT] = {
+        VARIANT(C_SAMPLE_RAW, "sample-raw", "N raw clips", frame_lane_sample, S_RAW),
+        VARIANT(C_SAMPLE_PACKED, "sample-compressed", "N compressed clips", frame_lane_sample,
+                S_PACKED),
+        VARIANT(C_SAMPLE_BASE, "sample-base", "the character's clips, raw", frame_lane_sample,
+                S_BASE),
+        VARIANT(C_FRAME_RAW, "frame-raw", "N raw clips", frame_crowd, S_RAW),
+        VARIANT(C_FRAME_PACKED, "frame-compressed", "N compressed clips", frame_crowd, S_PACKED),
+        VARIANT(C_FRAME_BASE, "frame-base", "the character's clips, raw", frame_crowd, S_BASE),
+    };
+#undef VARIANT
+    if (code == 0 && bench_run(v, C_COUNT, &o->common) == 0)
+        code = o->common.list ? 0 : 2;
+    for (int k = 0; code == 0 && k < SCENES; ++k)
+        if (frame_scene_result(&s[k]) != OSSA_OK) {
+            cli_error("bench frame", "a stage failed: %s",
+                      ossa_result_str(frame_scene_result(&s[k])));
+            code = 1;
+        }
+    if (code == 0 && !o->common.list) {
+        char sample_title[320], frame_title[320];
+        snprintf(sample_title, sizeof sample_title,
+                 "sample one clip (lane job, pose written): %d characters x %d joints over %d "
+                 "clips (variants of %d), %d thread%s",
+                 o->characters, s[0].joints, lib.count, lib.base_count, s[0].threads,
+                 s[0].threads > 1 ? "s" : "");
+        snprintf(frame_title, sizeof frame_title,
+                 "whole frame (ossa_crowd + skinning %d): the same characters", s[0].skinned);
+        const bench_report reports[2] = {
+            {sample_title, "joint", (double)o->characters * s[0].joints, 0, NULL, NULL},
+            {frame_title, "character", (double)o->characters, 0, NULL, NULL}};
+        if (o->common.json)
+            printf("{\"bench\": \"frame --clips\", \"clips\": %d, \"groups\": [", lib.count);
+        else
+            printf("%s; %d clips: clip i is clip i mod %d played from a phase of its own, "
+                   "both kinds built from the same keys (in %.1f s), each in its own "
+                   "allocation\n",
+                   c->description, lib.count, lib.base_count, lib.seconds_built);
+        /* a group none of whose variants ran (--variant) is left out */
+        for (int g = 0, printed = 0; g < 2; ++g) {
+            if (!v[3 * g].frames_run && !v[3 * g + 1].frames_run && !v[3 * g + 2].frames_run)
+                continue;
+            if (o->common.json && printed++)
+                printf(",");
+            bench_print(&reports[g], v + 3 * g, 3, &o->common);
+        }
+        if (o->common.json)
+            printf("]");
+        print_memory(o, &lib, s);
+        bench_goal goals[4];
+        const int n = clip_goals(o, &s[0], &lib, v, goals);
+        if (o->common.json)
+            printf(", \"goals\": ");
+        bench_print_goals(goals, n, &o->common);
+        if (o->common.json)
+            printf("}\n");
+    }
+    for (int k = 0; k < made; ++k)
+        frame_scene_fini(&s[k]);
+    frame_library_free(&lib);
+    return code;
+}

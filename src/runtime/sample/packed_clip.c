@@ -1,0 +1,158 @@
+/* packed_clip.c - the reference decoder of compressed clips (format.h): the
+ * two frames around a clip time, chunk by chunk in record order, each value
+ * with packed_math.h's arithmetic, then interpolated as the lanes do. */
+#include "sample/packed_clip.h"
+
+#include <string.h>
+
+#include "blob/format.h"
+#include "core/math_internal.h"
+#include "sample/packed_math.h"
+#include "sample/sampling_internal.h"
+
+/* Where one frame's values are: its segment's widths and ranges, and the
+ * bit of its first value; `bit` runs on as values are read. */
+typedef struct frame_cursor {
+    const uint8_t *width, *smin, *sext;
+    uint64_t bit;
+} frame_cursor;
+
+static frame_cursor cursor_at(const ossa_clip *clip, const ossai_packed_block *b, uint32_t f)
+{
+    const uint32_t n = b->component_count;
+    const uint32_t s = f >> b->segment_shift, i = f - (s << b->segment_shift);
+    const int ranges = (b->flags & OSSAI_PACK_SEGMENT_RANGES) != 0;
+    const uint8_t *data = (const uint8_t *)clip + b->seg_data_offset +
+                          (size_t)s * n * (ranges ? 3u : 1u);
+    const ossai_packed_segment *seg =
+        (const ossai_packed_segment *)(const void *)((const char *)clip + b->segments_offset) + s;
+    frame_cursor c;
+    c.width = data;
+    c.smin = ranges ? data + n : NULL;
+    c.sext = ranges ? data + 2 * (size_t)n : NULL;
+    c.bit = (uint64_t)seg->byte_offset * 8u + (uint64_t)i * seg->frame_bits;
+    return c;
+}
+
+/* Component k's value at the cursor's frame; the cursor moves past it. */
+static float next_value(const ossa_clip *clip, const ossai_packed_block *b, frame_cursor *c,
+                        uint32_t k)
+{
+    const float *ranges = (const float *)(const void *)((const char *)clip + b->ranges_offset);
+    const uint32_t w = c->width[k];
+    float lo, step;
+    ossai_pack_range(ranges[k], ranges[b->component_count + k], c->smin ? c->smin[k] : 0u,
+                     c->sext ? c->sext[k] : 255u, w, &lo, &step);
+    const uint8_t *bits = (const uint8_t *)clip + b->bits_offset;
+    const uint32_t q = ossai_pack_read(bits, c->bit, w);
+    c->bit += w;
+    return ossai_pack_value(lo, step, q);
+}
+
+static void skip_value(frame_cursor *c, uint32_t k)
+{
+    c->bit += c->width[k];
+}
+
+void ossai_packed_sample(const ossa_clip *clip, const ossa_transform *rest, float t_s,
+                         ossa_rotation_interp interp, int first, int count, ossa_transform *out)
+{
+    const ossai_clip_packed *p = ossai_clip_packed_header(clip);
+    const ossai_packed_block *b = &p->block;
+    const uint32_t joints = clip->joint_count, chunks = clip->joint_stride / OSSAI_CHUNK;
+    const int has_step = (clip->flags & OSSAI_CLIP_HAS_STEP) != 0;
+    const int has_full = (clip->flags & OSSAI_CLIP_FULL_ROTATIONS) != 0;
+    const uint32_t full_row = ossai_mask_full_row(clip->flags);
+    const uint16_t *masks = (const uint16_t *)(const void *)((const char *)clip + p->masks_offset);
+    const float *constants = (const float *)(const void *)((const char *)clip + p->constants_offset);
+    uint32_t f0;
+    float alpha;
+    ossai_clip_locate(clip, t_s, &f0, &alpha);
+    const int two = b->component_count > 0;
+    frame_cursor ca, cb;
+    memset(&ca, 0, sizeof ca);
+    memset(&cb, 0, sizeof cb);
+    if (two) {
+        ca = cursor_at(clip, b, f0);
+        cb = cursor_at(clip, b, clip->frame_count > 1 ? f0 + 1 : f0);
+    }
+    const float held = ossai_step_alpha(alpha);
+    uint32_t k = 0, ci = 0;
+    for (uint32_t chunk = 0; chunk < chunks; ++chunk) {
+        const uint32_t j0 = chunk * OSSAI_CHUNK;
+        const int wanted = (int)j0 < first + count && (int)(j0 + OSSAI_CHUNK) > first;
+        /* the chunk's values: [joint][kind][component] of frames a and b */
+        float va[OSSAI_CHUNK][3][4], vb[OSSAI_CHUNK][3][4];
+        const uint32_t full = has_full ? masks[full_row * chunks + chunk] : 0u;
+        for (int kind = 0; kind < OSSAI_KINDS; ++kind) {
+            const uint32_t anim = masks[(OSSAI_MASK_ANIM + kind) * chunks + chunk];
+            const uint32_t still = masks[(OSSAI_MASK_CONST + kind) * chunks + chunk];
+            for (int c = 0; c < (kind == OSSAI_KIND_R ? 4 : 3); ++c)
+                for (uint32_t j = 0; j < OSSAI_CHUNK; ++j) {
+                    /* x y z of animated tracks; w of full rotations */
+                    const uint32_t stored = c < 3 ? anim : full;
+                    if (stored >> j & 1u) {
+                        if (wanted) {
+                            va[j][kind][c] = next_value(clip, b, &ca, k);
+                            vb[j][kind][c] = next_value(clip, b, &cb, k);
+                        } else {
+                            skip_value(&ca, k);
+                            skip_value(&cb, k);
+                        }
+                        ++k;
+                    } else if (still >> j & 1u) {
+                        va[j][kind][c] = vb[j][kind][c] = constants[ci++];
+                    }
+                }
+        }
+        if (!wanted)
+            continue;
+        for (uint32_t j = 0; j < OSSAI_CHUNK; ++j) {
+            const int joint = (int)(j0 + j);
+            if (joint < first || joint >= first + count || joint >= (int)joints)
+                continue;
+            static const ossa_transform identity = {{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}};
+            const ossa_transform *r = rest ? &rest[joint] : &identity;
+            ossa_transform x;
+            float *dst[3] = {&x.translation.x, &x.rotation.x, &x.scale.x};
+            for (int kind = 0; kind < OSSAI_KINDS; ++kind) {
+                const uint32_t anim = masks[(OSSAI_MASK_ANIM + kind) * chunks + chunk] >> j & 1u;
+                const uint32_t still = masks[(OSSAI_MASK_CONST + kind) * chunks + chunk] >> j & 1u;
+                const uint32_t step =
+                    has_step ? masks[(OSSAI_MASK_STEP + kind) * chunks + chunk] >> j & 1u : 0u;
+                const float a = step ? held : alpha;
+                if (!anim && !still) {
+                    if (kind == OSSAI_KIND_T)
+                        x.translation = r->translation;
+                    else if (kind == OSSAI_KIND_R)
+                        x.rotation = r->rotation;
+                    else
+                        x.scale = r->scale;
+                } else if (kind == OSSAI_KIND_R && !anim) {
+                    const ossa_quat q = {va[j][1][0], va[j][1][1], va[j][1][2], va[j][1][3]};
+                    x.rotation = q;
+                } else if (kind == OSSAI_KIND_R) {
+                    ossa_quat qa = {va[j][1][0], va[j][1][1], va[j][1][2], 0.0f};
+                    ossa_quat qb = {vb[j][1][0], vb[j][1][1], vb[j][1][2], 0.0f};
+                    if (full >> j & 1u) {
+                        qa.w = va[j][1][3];
+                        qb.w = vb[j][1][3];
+                    } else {
+                        qa.w = ossai_pack_rotation_w(qa.x, qa.y, qa.z);
+                        qb.w = ossai_pack_rotation_w(qb.x, qb.y, qb.z);
+                    }
+                    if (interp == OSSA_ROTATION_SLERP)
+                        x.rotation = ossai_pack_normalize(
+                            ossai_pack_quat_mul(r->rotation, ossai_quat_slerp(qa, qb, a)));
+                    else
+                        x.rotation = ossai_pack_rotation(r->rotation, qa, qb, a);
+                } else {
+                    for (int c = 0; c < 3; ++c)
+                        dst[kind][c] = anim ? ossai_pack_lerp(va[j][kind][c], vb[j][kind][c], a)
+                                            : va[j][kind][c];
+                }
+            }
+            out[joint - first] = x;
+        }
+    }
+}

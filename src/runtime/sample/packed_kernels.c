@@ -1,0 +1,419 @@
+/* packed_kernels.c - the lane sampling kernel for batches holding a
+ * compressed clip: each lane's two frames decoded straight from the packed
+ * bits, 16 joints (one mask chunk) at a time, interpolated as the reference
+ * decoder does (sample/packed_math.h, operation for operation, so the two
+ * agree to the bit), then transposed into the lane layout. Raw lanes in the
+ * batch take the raw kernel's path (sample/sample_lane.h). Compiled once per
+ * instruction set (core/simd.h); the instruction-set pieces are in
+ * sample/packed_lanes.h. */
+#include <string.h>
+
+#include "sample/packed_lanes.h"
+#include "sample/sample_lane.h"
+
+#define CHUNK ((int)OSSAI_CHUNK)
+/* The most components a chunk animates: 16 joints x (3 tracks x 3 + a w). */
+#define CHUNK_VALUES (CHUNK * 10)
+
+/* ---- one lane of a compressed clip ---- */
+
+/* Where one frame's values are, and how far through them the chunks are. */
+typedef struct frame_state {
+    const uint8_t *width, *smin, *sext; /* the segment's, at component 0 */
+    uint64_t bit;                       /* the next value's */
+} frame_state;
+
+typedef struct lane_state {
+    const ossa_clip *clip;
+    const ossai_clip_packed *p;
+    const uint16_t *masks;
+    const float *constants, *mins, *exts;
+    const uint8_t *bits, *bits_end;
+    uint32_t chunks, k, ci; /* components and constants read so far */
+    int steps, same;        /* STEP rows present; both frames in one segment */
+    int full_row;           /* the full rotations' mask row, or -1 */
+    frame_state a, b;
+    /* the chunk in flight's rotations: masks, constants, first list entry */
+    uint32_t r_anim, r_still;
+    const float *r_const;
+    int r_nc, r_at;
+} lane_state;
+
+static frame_state frame_at(const ossa_clip *clip, const ossai_packed_block *b, uint32_t f)
+{
+    const uint32_t n = b->component_count;
+    const uint32_t s = f >> b->segment_shift, i = f - (s << b->segment_shift);
+    const int ranges = (b->flags & OSSAI_PACK_SEGMENT_RANGES) != 0;
+    const uint8_t *data = (const uint8_t *)clip + b->seg_data_offset +
+                          (size_t)s * n * (ranges ? 3u : 1u);
+    const ossai_packed_segment *seg =
+        (const ossai_packed_segment *)(const void *)((const char *)clip + b->segments_offset) + s;
+    frame_state st;
+    st.width = data;
+    st.smin = ranges ? data + n : NULL;
+    st.sext = ranges ? data + 2 * (size_t)n : NULL;
+    st.bit = (uint64_t)seg->byte_offset * 8u + (uint64_t)i * seg->frame_bits;
+    return st;
+}
+
+static void lane_begin(lane_state *l, const ossa_clip *clip, uint32_t f0)
+{
+    const ossai_clip_packed *p = ossai_clip_packed_header(clip);
+    const ossai_packed_block *b = &p->block;
+    l->clip = clip;
+    l->p = p;
+    l->masks = (const uint16_t *)(const void *)((const char *)clip + p->masks_offset);
+    l->constants = (const float *)(const void *)((const char *)clip + p->constants_offset);
+    l->mins = (const float *)(const void *)((const char *)clip + b->ranges_offset);
+    l->exts = l->mins + b->component_count;
+    l->bits = (const uint8_t *)clip + b->bits_offset;
+    l->bits_end = l->bits + b->bits_bytes;
+    l->chunks = clip->joint_stride / OSSAI_CHUNK;
+    l->k = l->ci = 0;
+    l->steps = (clip->flags & OSSAI_CLIP_HAS_STEP) != 0;
+    l->full_row = (clip->flags & OSSAI_CLIP_FULL_ROTATIONS) ? (int)ossai_mask_full_row(clip->flags) : -1;
+    if (b->component_count) {
+        const uint32_t f1 = clip->frame_count > 1 ? f0 + 1 : f0;
+        l->a = frame_at(clip, b, f0);
+        l->b = frame_at(clip, b, f1);
+        l->same = (f0 >> b->segment_shift) == (f1 >> b->segment_shift);
+    }
+}
+
+/* Decodes the `count` components of the lane's next chunk, frames a and b
+ * (one decode of the ranges when both frames are in one segment). */
+static void decode_chunk(lane_state *l, int count, float *va, float *vb)
+{
+    pk_run r;
+    r.bits_end = l->bits_end;
+    r.mins = l->mins + l->k;
+    r.exts = l->exts + l->k;
+    r.width = l->a.width + l->k;
+    r.smin = l->a.smin ? l->a.smin + l->k : NULL;
+    r.sext = l->a.sext ? l->a.sext + l->k : NULL;
+    if (l->same) {
+        const uint32_t used = pk_decode(&r, l->bits, l->a.bit, l->b.bit, count, va, vb);
+        l->a.bit += used;
+        l->b.bit += used;
+    } else {
+        l->a.bit += pk_decode(&r, l->bits, l->a.bit, 0, count, va, NULL);
+        r.width = l->b.width + l->k;
+        r.smin = l->b.smin ? l->b.smin + l->k : NULL;
+        r.sext = l->b.sext ? l->b.sext + l->k : NULL;
+        l->b.bit += pk_decode(&r, l->bits, l->b.bit, 0, count, vb, NULL);
+    }
+    l->k += (uint32_t)count;
+}
+
+/* The rest pose of joints j0 .. j0 + 16, as rows of the pose components. */
+static void rest_rows(const ossa_transform *rest, int j0, int joints,
+                     float rows[OSSAI_POSE_C][CHUNK])
+{
+    static const ossa_transform identity = {{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}};
+    for (int j = 0; j < CHUNK; ++j) {
+        const ossa_transform *x = rest && j0 + j < joints ? &rest[j0 + j] : &identity;
+        const float *v = &x->translation.x;
+        for (int c = 0; c < OSSAI_POSE_C; ++c)
+            rows[c][j] = v[c];
+    }
+}
+
+/* The kinds (bit OSSAI_KIND_*) that lane l's chunk leaves at the rest pose. */
+static uint32_t rest_kinds(const lane_state *l, uint32_t chunk)
+{
+    uint32_t kinds = 0;
+    for (int kind = 0; kind < OSSAI_KINDS; ++kind)
+        if (!(l->masks[(OSSAI_MASK_ANIM + kind) * l->chunks + chunk] |
+              l->masks[(OSSAI_MASK_CONST + kind) * l->chunks + chunk]))
+            kinds |= 1u << kind;
+    return kinds;
+}
+
+/* The animated rotations of one chunk in every lane of a batch, one entry
+ * per lane and joint: their arithmetic runs on whole vectors however few of
+ * a chunk's joints each lane animates. Rows of LIST_CAP floats: the two
+ * frames' x y z w (w stored for full rotations, flagged by L_FULL), the rest
+ * rotation and the interpolation factor; the results replace frame a. */
+#define LIST_CAP (LANE_V * CHUNK + LANE_V)
+enum { L_AX, L_BX = 4, L_FULL = 8, L_RX = 9, L_T = 13, L_ROWS = 14 };
+typedef struct rot_list {
+    LANE_ALIGN float row[L_ROWS][LIST_CAP];
+    int n;
+} rot_list;
+
+/* dst[0, count) = src[0, count), whole vectors (both have room past count). */
+static inline void copy_run(float *dst, const float *src, int count)
+{
+    for (int i = 0; i < count; i += LANE_V)
+        v_store(dst + i, v_load(src + i));
+}
+
+static inline void fill_run(float *dst, float x, int count)
+{
+    for (int i = 0; i < count; i += LANE_V)
+        v_store(dst + i, v_set1(x));
+}
+
+/* Lane l's animated rotations of this chunk (mask am), frames a and b at pa
+ * and pb in record order (x, y, z rows of na, then the w of full ones),
+ * appended to the list. */
+static void list_append(lane_state *l, rot_list *list, uint32_t am, uint32_t full, uint32_t steps,
+                        float alpha, const float *pa, const float *pb,
+                        const float rest[OSSAI_POSE_C][CHUNK])
+{
+    const int n = list->n, na = pk_popcount(am);
+    l->r_at = n;
+    for (int c = 0; c < 3; ++c) {
+        copy_run(list->row[L_AX + c] + n, pa + c * na, na);
+        copy_run(list->row[L_BX + c] + n, pb + c * na, na);
+    }
+    if (full) {
+        int i = 0, f = 0;
+        for (uint32_t m = am; m; m &= m - 1, ++i) {
+            const int stored = full >> __builtin_ctz(m) & 1u;
+            list->row[L_FULL][n + i] = stored ? 1.0f : 0.0f;
+            list->row[L_AX + 3][n + i] = stored ? pa[3 * na + f] : 0.0f;
+            list->row[L_BX + 3][n + i] = stored ? pb[3 * na + f] : 0.0f;
+            f += stored;
+        }
+    } else {
+        fill_run(list->row[L_FULL] + n, 0.0f, na);
+    }
+    for (int c = 0; c < 4; ++c)
+        pk_compress16(list->row[L_RX + c] + n, rest[OSSAI_QX + c], am);
+    if (steps & am) {
+        int i = 0;
+        for (uint32_t m = am; m; m &= m - 1, ++i)
+            list->row[L_T][n + i] =
+                (steps >> __builtin_ctz(m) & 1u) ? ossai_step_alpha(alpha) : alpha;
+    } else {
+        fill_run(list->row[L_T] + n, alpha, na);
+    }
+    list->n = n + na;
+}
+
+/* ossai_pack_rotation_w and ossai_pack_rotation on every entry of the list,
+ * vector by vector; the results replace frame a's x y z w. */
+static void list_run(rot_list *list)
+{
+    const vf one = v_set1(1.0f);
+    /* the last vector's lanes past n: zeros, not stale values */
+    for (int r = 0; r < L_ROWS; ++r)
+        v_store(list->row[r] + list->n, v_zero());
+    for (int i = 0; i < list->n; i += LANE_V) {
+        vf a[4], b[4], r[4];
+        for (int c = 0; c < 4; ++c) {
+            a[c] = v_load(list->row[L_AX + c] + i);
+            b[c] = v_load(list->row[L_BX + c] + i);
+            r[c] = v_load(list->row[L_RX + c] + i);
+        }
+        const vm full = v_gt(v_load(list->row[L_FULL] + i), v_zero());
+        const vf t = v_load(list->row[L_T] + i);
+        for (int s = 0; s < 2; ++s) {
+            vf *x = s ? b : a;
+            vf d = v_mul(x[0], x[0]);
+            d = v_add(d, v_mul(x[1], x[1]));
+            d = v_add(d, v_mul(x[2], x[2]));
+            x[3] = v_select(full, x[3], v_sqrt(v_max(v_sub(one, d), v_zero())));
+        }
+        /* shortest-arc lerp, after the rest rotation, normalised */
+        vf d = v_mul(a[0], b[0]);
+        for (int c = 1; c < 4; ++c)
+            d = v_add(d, v_mul(a[c], b[c]));
+        const vm flip = v_lt(d, v_zero());
+        vf m[4], rq[4];
+        for (int c = 0; c < 4; ++c)
+            m[c] = v_add(a[c], v_mul(v_sub(v_negate_where(b[c], flip), a[c]), t));
+        rq[0] = v_add(v_mul(r[3], m[0]), v_mul(r[0], m[3]));
+        rq[0] = v_add(rq[0], v_mul(r[1], m[2]));
+        rq[0] = v_sub(rq[0], v_mul(r[2], m[1]));
+        rq[1] = v_sub(v_mul(r[3], m[1]), v_mul(r[0], m[2]));
+        rq[1] = v_add(rq[1], v_mul(r[1], m[3]));
+        rq[1] = v_add(rq[1], v_mul(r[2], m[0]));
+        rq[2] = v_add(v_mul(r[3], m[2]), v_mul(r[0], m[1]));
+        rq[2] = v_sub(rq[2], v_mul(r[1], m[0]));
+        rq[2] = v_add(rq[2], v_mul(r[2], m[3]));
+        rq[3] = v_sub(v_mul(r[3], m[3]), v_mul(r[0], m[0]));
+        rq[3] = v_sub(rq[3], v_mul(r[1], m[1]));
+        rq[3] = v_sub(rq[3], v_mul(r[2], m[2]));
+        vf len2 = v_mul(rq[0], rq[0]);
+        for (int c = 1; c < 4; ++c)
+            len2 = v_add(len2, v_mul(rq[c], rq[c]));
+        const vm ok = v_and_m(v_gt(len2, v_zero()), v_lt(len2, v_set1(INFINITY)));
+        const vf inv = v_div(one, v_sqrt(len2));
+        for (int c = 0; c < 4; ++c)
+            v_store(list->row[L_AX + c] + i,
+                    v_select(ok, v_mul(rq[c], inv), c == 3 ? one : v_zero()));
+    }
+}
+
+/* One lane's chunk of 16 joints, first part: its values decoded, its
+ * translations and scales into out[c][j] (pose component c of joint j0 + j),
+ * its animated rotations into the list. The rows of the kinds in `skip` (at
+ * the rest pose in every lane of the batch, written by the caller) are left
+ * alone. va, vb: room for a chunk's values. */
+static void chunk_first(lane_state *l, uint32_t chunk, float alpha, uint32_t skip,
+                        const float rest[OSSAI_POSE_C][CHUNK], float out[OSSAI_POSE_C][CHUNK],
+                        rot_list *list, float *va, float *vb)
+{
+    const uint32_t chunks = l->chunks;
+    const uint16_t *masks = l->masks + chunk;
+    uint32_t anim[3], still[3], step[3];
+    const uint32_t full = l->full_row >= 0 ? masks[(uint32_t)l->full_row * chunks] : 0u;
+    const int nf = pk_popcount(full);
+    int count = nf, na[3];
+    for (int kind = 0; kind < OSSAI_KINDS; ++kind) {
+        anim[kind] = masks[(OSSAI_MASK_ANIM + kind) * chunks];
+        still[kind] = masks[(OSSAI_MASK_CONST + kind) * chunks];
+        step[kind] = l->steps ? masks[(OSSAI_MASK_STEP + kind) * chunks] : 0u;
+        na[kind] = pk_popcount(anim[kind]);
+        count += 3 * na[kind];
+    }
+    if (count)
+        decode_chunk(l, count, va, vb);
+    const vf one = v_set1(1.0f), held = v_set1(ossai_step_alpha(alpha)), t_all = v_set1(alpha);
+    const float *pa = va, *pb = vb;
+    for (int kind = 0; kind < OSSAI_KINDS; ++kind) {
+        const int nak = na[kind], nc = pk_popcount(still[kind]);
+        const float *cp = l->constants + l->ci; /* rows x y z (w) of the constant tracks */
+        if (kind == OSSAI_KIND_R) {
+            l->r_anim = anim[kind];
+            l->r_still = still[kind];
+            l->r_const = cp;
+            l->r_nc = nc;
+            l->ci += (uint32_t)(4 * nc);
+            if (nak)
+                list_append(l, list, anim[kind], full, step[kind], alpha, pa, pb, rest);
+            pa += 3 * nak + nf;
+            pb += 3 * nak + nf;
+            continue;
+        }
+        const int base = kind == OSSAI_KIND_T ? OSSAI_TX : OSSAI_SX;
+        if (!anim[kind] && !still[kind]) {
+            if (!(skip >> kind & 1u))
+                for (int c = 0; c < 3; ++c)
+                    for (int v0 = 0; v0 < CHUNK; v0 += LANE_V)
+                        v_store(out[base + c] + v0, v_load(rest[base + c] + v0));
+            continue;
+        }
+        l->ci += (uint32_t)(3 * nc);
+        for (int v0 = 0; v0 < CHUNK; v0 += LANE_V) {
+            const uint32_t part = (uint32_t)(LANE_V == 16 ? 0xFFFFu : (1u << LANE_V) - 1u);
+            const uint32_t below = (1u << v0) - 1u;
+            const uint32_t am = anim[kind] >> v0 & part, cm = still[kind] >> v0 & part;
+            const uint32_t sm = step[kind] >> v0 & part;
+            const int before_a = pk_popcount(anim[kind] & below);
+            const int before_c = pk_popcount(still[kind] & below);
+            const vm is_anim = pk_mask(am), is_const = pk_mask(cm);
+            const vf t = sm ? v_select(pk_mask(sm), held, t_all) : t_all;
+            for (int c = 0; c < 3; ++c) {
+                const vf r = v_load(rest[base + c] + v0);
+                vf v = cm ? v_select(is_const, pk_expand(cp + c * nc + before_c, cm), r) : r;
+                if (am) {
+                    const vf a = pk_expand(pa + c * nak + before_a, am);
+                    const vf b = pk_expand(pb + c * nak + before_a, am);
+                    /* ossai_pack_lerp */
+                    const vf x = v_add(v_mul(a, v_sub(one, t)), v_mul(b, t));
+                    v = v_select(is_anim, x, v);
+                }
+                v_store(out[base + c] + v0, v);
+            }
+        }
+        pa += 3 * nak;
+        pb += 3 * nak;
+    }
+}
+
+/* The chunk's rotations into out: the list's results where animated, the
+ * constants, else the rest. */
+static void chunk_last(const lane_state *l, uint32_t skip, const rot_list *list,
+                       const float rest[OSSAI_POSE_C][CHUNK], float out[OSSAI_POSE_C][CHUNK])
+{
+    const uint32_t anim = l->r_anim, still = l->r_still;
+    if (!anim && !still && (skip >> OSSAI_KIND_R & 1u))
+        return;
+    const int nc = l->r_nc;
+    for (int v0 = 0; v0 < CHUNK; v0 += LANE_V) {
+        const uint32_t part = (uint32_t)(LANE_V == 16 ? 0xFFFFu : (1u << LANE_V) - 1u);
+        const uint32_t below = (1u << v0) - 1u;
+        const uint32_t am = anim >> v0 & part, cm = still >> v0 & part;
+        const int before_a = pk_popcount(anim & below), before_c = pk_popcount(still & below);
+        const vm is_anim = pk_mask(am), is_const = pk_mask(cm);
+        for (int c = 0; c < 4; ++c) {
+            vf q = v_load(rest[OSSAI_QX + c] + v0);
+            if (cm)
+                q = v_select(is_const, pk_expand(l->r_const + c * nc + before_c, cm), q);
+            if (am)
+                q = v_select(is_anim, pk_expand(list->row[L_AX + c] + l->r_at + before_a, am), q);
+            v_store(out[OSSAI_QX + c] + v0, q);
+        }
+    }
+}
+
+/* The kind (OSSAI_KIND_*) of pose component c. */
+static inline uint32_t kind_of(int c)
+{
+    return c < OSSAI_QX ? OSSAI_KIND_T : c < OSSAI_SX ? OSSAI_KIND_R : OSSAI_KIND_S;
+}
+
+void OSSAI_ISA_NAME(ossai_packed_kernel)(const ossai_lane_sample_args *a)
+{
+    const int width = a->width, joints = a->joint_count;
+    LANE_ALIGN float rest[OSSAI_POSE_C][CHUNK];
+    LANE_ALIGN float rows[LANE_V][OSSAI_POSE_C][CHUNK];
+    LANE_ALIGN float tile[OSSAI_POSE_C][LANE_V][LANE_V];
+    LANE_ALIGN float va[CHUNK_VALUES + LANE_V], vb[CHUNK_VALUES + LANE_V];
+    lane_state lanes[LANE_V];
+    rot_list list;
+    for (int lc = 0; lc < width; lc += LANE_V) {
+        int all_packed = 1;
+        for (int l = 0; l < LANE_V; ++l) {
+            if (a->packed[lc + l])
+                lane_begin(&lanes[l], a->packed[lc + l], a->frame[lc + l]);
+            else
+                all_packed = 0;
+        }
+        for (int j0 = 0; j0 < joints; j0 += CHUNK) {
+            rest_rows(a->rest, j0, joints, rest);
+            const uint32_t chunk = (uint32_t)j0 / OSSAI_CHUNK;
+            /* kinds at the rest pose in every lane: broadcast, not transposed */
+            uint32_t skip = all_packed ? 7u : 0u;
+            for (int l = 0; l < LANE_V && skip; ++l)
+                skip &= rest_kinds(&lanes[l], chunk);
+            list.n = 0;
+            for (int l = 0; l < LANE_V; ++l)
+                if (a->packed[lc + l])
+                    chunk_first(&lanes[l], chunk, a->alpha[lc + l], skip,
+                                (const float(*)[CHUNK])rest, rows[l], &list, va, vb);
+            list_run(&list);
+            for (int l = 0; l < LANE_V; ++l)
+                if (a->packed[lc + l])
+                    chunk_last(&lanes[l], skip, &list, (const float(*)[CHUNK])rest, rows[l]);
+            for (int v0 = 0; v0 < CHUNK && j0 + v0 < joints; v0 += LANE_V) {
+                if (!all_packed)
+                    for (int l = 0; l < LANE_V; ++l)
+                        if (!a->packed[lc + l])
+                            sample_lane(a, lc + l, j0 + v0, tile, l);
+                const int jn = joints - (j0 + v0) < LANE_V ? joints - (j0 + v0) : LANE_V;
+                for (int c = 0; c < OSSAI_POSE_C; ++c) {
+                    float *out = a->output + ((size_t)(j0 + v0) * OSSAI_POSE_C + c) * width + lc;
+                    if (skip >> kind_of(c) & 1u) {
+                        for (int j = 0; j < jn; ++j)
+                            v_store(out + (size_t)j * OSSAI_POSE_C * width, v_set1(rest[c][v0 + j]));
+                        continue;
+                    }
+                    vf r[LANE_V];
+                    for (int l = 0; l < LANE_V; ++l)
+                        r[l] = v_load(a->packed[lc + l] ? rows[l][c] + v0 : tile[c][l]);
+                    v_transpose(r);
+                    if (jn == LANE_V)
+                        for (int j = 0; j < LANE_V; ++j)
+                            v_store(out + (size_t)j * OSSAI_POSE_C * width, r[j]);
+                    else
+                        for (int j = 0; j < jn; ++j)
+                            v_store(out + (size_t)j * OSSAI_POSE_C * width, r[j]);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,255 @@
+/* packed_lanes.h - the per-instruction-set pieces of the compressed-clip lane
+ * kernel (packed_kernels.c): lane masks from bit masks, expanding packed
+ * values onto the lanes whose bit is set, and decoding a run of one
+ * segment's components for one or two frames (gathers on AVX2 and AVX-512,
+ * one value at a time on the others), with packed_math.h's arithmetic so
+ * that every path gives the reference decoder's bits. */
+#ifndef OSSA_PACKED_LANES_H
+#define OSSA_PACKED_LANES_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "core/vec.h"
+#include "sample/packed_math.h"
+
+#if defined(OSSAI_ISA_AVX512) || defined(OSSAI_ISA_AVX2)
+#include <immintrin.h>
+#endif
+#if defined(OSSAI_ISA_AVX2)
+#include "sample/packed_compress_table.h"
+#endif
+
+static inline int pk_popcount(uint32_t x)
+{
+#if defined(OSSAI_ISA_AVX512) || defined(OSSAI_ISA_AVX2) || defined(OSSAI_ISA_SSE)
+    return __builtin_popcount(x); /* these sets are compiled with -mpopcnt */
+#else
+    int n = 0;
+    for (; x; x &= x - 1)
+        ++n;
+    return n;
+#endif
+}
+
+/* Lane i is set where bit i of bits is. */
+static inline vm pk_mask(uint32_t bits)
+{
+#if defined(OSSAI_ISA_AVX512)
+    return (vm)bits;
+#elif defined(OSSAI_ISA_AVX2)
+    const __m256i lane = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    const __m256i m = _mm256_and_si256(_mm256_set1_epi32((int)bits), lane);
+    return _mm256_castsi256_ps(_mm256_cmpeq_epi32(m, lane));
+#else
+    LANE_ALIGN float f[LANE_V];
+    for (int i = 0; i < LANE_V; ++i)
+        f[i] = (bits >> i & 1u) ? 1.0f : 0.0f;
+    return v_gt(v_load(f), v_zero());
+#endif
+}
+
+/* Lane i: the next of the popcount(bits) floats at src where bit i of bits
+ * is set; the other lanes are unspecified (callers select them away). Reads
+ * nothing past those floats. */
+static inline vf pk_expand(const float *src, uint32_t bits)
+{
+#if defined(OSSAI_ISA_AVX512)
+    const __mmask16 first = (__mmask16)((1u << pk_popcount(bits)) - 1u);
+    return _mm512_maskz_expand_ps((__mmask16)bits, _mm512_maskz_loadu_ps(first, src));
+#elif defined(OSSAI_ISA_AVX2)
+    /* lane i takes element popcount(bits below i): the bits below each lane,
+     * counted a nibble at a time by table */
+    const __m256i below = _mm256_and_si256(_mm256_set1_epi32((int)bits),
+                                           _mm256_setr_epi32(0, 1, 3, 7, 15, 31, 63, 127));
+    const __m256i table = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1,
+                                           2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
+    const __m256i low = _mm256_shuffle_epi8(table, _mm256_and_si256(below, _mm256_set1_epi32(15)));
+    const __m256i high = _mm256_shuffle_epi8(table, _mm256_srli_epi32(below, 4));
+    const __m256i index = _mm256_add_epi32(low, high);
+    const __m256i first = _mm256_cmpgt_epi32(_mm256_set1_epi32(pk_popcount(bits)),
+                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    return _mm256_permutevar8x32_ps(_mm256_maskload_ps(src, first), index);
+#else
+    LANE_ALIGN float f[LANE_V];
+    for (int i = 0; i < LANE_V; ++i)
+        f[i] = (bits >> i & 1u) ? *src++ : 0.0f;
+    return v_load(f);
+#endif
+}
+
+/* The floats of src[16] at the set bits of mask (16 bits), packed at dst;
+ * may write up to 16 floats. */
+static inline void pk_compress16(float *dst, const float *src, uint32_t mask)
+{
+#if defined(OSSAI_ISA_AVX512)
+    _mm512_storeu_ps(dst, _mm512_maskz_compress_ps((__mmask16)mask, _mm512_loadu_ps(src)));
+#elif defined(OSSAI_ISA_AVX2)
+    const uint32_t low = mask & 0xFFu, high = mask >> 8 & 0xFFu;
+    const __m256i il = _mm256_cvtepu8_epi32(
+        _mm_loadl_epi64((const __m128i *)(const void *)ossai_compress8[low]));
+    const __m256i ih = _mm256_cvtepu8_epi32(
+        _mm_loadl_epi64((const __m128i *)(const void *)ossai_compress8[high]));
+    _mm256_storeu_ps(dst, _mm256_permutevar8x32_ps(_mm256_loadu_ps(src), il));
+    _mm256_storeu_ps(dst + pk_popcount(low), _mm256_permutevar8x32_ps(_mm256_loadu_ps(src + 8), ih));
+#else
+    for (; mask; mask &= mask - 1)
+        *dst++ = src[__builtin_ctz(mask)];
+#endif
+}
+
+/* One segment's view of a run of components: widths, segment range bytes
+ * (NULL when the block has no segment ranges) and the clip ranges. */
+typedef struct pk_run {
+    const uint8_t *width, *smin, *sext;
+    const float *mins, *exts;
+    const uint8_t *bits_end; /* the end of the block's bits (padding included) */
+} pk_run;
+
+/* Decodes components [0, count) of run r: of the frame whose first value is
+ * at bit bit_a of bits into va and, when vb is not NULL, of the frame at
+ * bit_b (the same segment) into vb: lo + q step, each value as
+ * ossai_pack_range and ossai_pack_value compute it. Writes up to a whole
+ * vector past count (the buffers are padded). Returns the bits one frame's
+ * run takes. */
+static inline uint32_t pk_decode(const pk_run *r, const uint8_t *bits, uint64_t bit_a,
+                                 uint64_t bit_b, int count, float *va, float *vb)
+{
+#if defined(OSSAI_ISA_AVX512)
+    const __m512i zero = _mm512_setzero_si512(), low5 = _mm512_set1_epi32(31);
+    const __m512i one_i = _mm512_set1_epi32(1), thirty_two = _mm512_set1_epi32(32);
+    const __m512 inv255 = _mm512_set1_ps(OSSAI_PACK_INV255);
+    uint32_t run = 0;
+    for (int i = 0; i < count; i += 16) {
+        const int n = count - i < 16 ? count - i : 16;
+        const __mmask16 live = (__mmask16)(n == 16 ? 0xFFFFu : (1u << n) - 1u);
+        const __m128i wb = _mm_maskz_loadu_epi8(live, r->width + i);
+        const __m512i width = _mm512_cvtepu8_epi32(wb);
+        /* inclusive prefix sums of the widths: each value's bit follows */
+        __m512i sum = width;
+        sum = _mm512_add_epi32(sum, _mm512_alignr_epi32(sum, zero, 15));
+        sum = _mm512_add_epi32(sum, _mm512_alignr_epi32(sum, zero, 14));
+        sum = _mm512_add_epi32(sum, _mm512_alignr_epi32(sum, zero, 12));
+        sum = _mm512_add_epi32(sum, _mm512_alignr_epi32(sum, zero, 8));
+        const __m512i ones = _mm512_sub_epi32(_mm512_sllv_epi32(_mm512_set1_epi32(1), width),
+                                              _mm512_set1_epi32(1));
+        const __m512 cmin = _mm512_maskz_loadu_ps(live, r->mins + i);
+        const __m512 cext = _mm512_maskz_loadu_ps(live, r->exts + i);
+        const __m512 smin = r->smin ? _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(
+                                          _mm_maskz_loadu_epi8(live, r->smin + i)))
+                                    : _mm512_setzero_ps();
+        const __m512 sext = r->sext ? _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(
+                                          _mm_maskz_loadu_epi8(live, r->sext + i)))
+                                    : _mm512_set1_ps(255.0f);
+        const __m512 p2 = _mm512_castsi512_ps(
+            _mm512_slli_epi32(_mm512_sub_epi32(_mm512_set1_epi32(127), width), 23));
+        const __m512 lo = _mm512_add_ps(cmin, _mm512_mul_ps(cext, _mm512_mul_ps(smin, inv255)));
+        const __m512 step = _mm512_mul_ps(_mm512_mul_ps(cext, _mm512_mul_ps(sext, inv255)), p2);
+        for (int f = 0; f < (vb ? 2 : 1); ++f) {
+            /* the (at most 16 x 23 + 7 bits of) values in one register, read
+             * from their first byte (none past the bits' end); each value
+             * from the two 32-bit words it spans */
+            const uint64_t first = (f ? bit_b : bit_a) + run;
+            const uint8_t *p = bits + (first >> 3);
+            const size_t left = (size_t)(r->bits_end - p);
+            const __mmask64 bytes = left >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << left) - 1u);
+            const __m512i block = _mm512_maskz_loadu_epi8(bytes, p);
+            const __m512i at = _mm512_add_epi32(_mm512_sub_epi32(sum, width),
+                                                _mm512_set1_epi32((int)(first & 7u)));
+            const __m512i word = _mm512_srli_epi32(at, 5), shift = _mm512_and_si512(at, low5);
+            const __m512i lo_word = _mm512_permutexvar_epi32(word, block);
+            const __m512i hi_word = _mm512_permutexvar_epi32(_mm512_add_epi32(word, one_i), block);
+            const __m512i v = _mm512_or_si512(
+                _mm512_srlv_epi32(lo_word, shift),
+                _mm512_sllv_epi32(hi_word, _mm512_sub_epi32(thirty_two, shift)));
+            const __m512i q = _mm512_and_si512(v, ones);
+            _mm512_storeu_ps((f ? vb : va) + i,
+                             _mm512_add_ps(lo, _mm512_mul_ps(_mm512_cvtepi32_ps(q), step)));
+        }
+        run += (uint32_t)_mm_extract_epi32(_mm512_extracti32x4_epi32(sum, 3), 3);
+    }
+    return run;
+#elif defined(OSSAI_ISA_AVX2)
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), low5 = _mm256_set1_epi32(31);
+    const __m256 inv255 = _mm256_set1_ps(OSSAI_PACK_INV255);
+    uint32_t run = 0;
+    for (int i = 0; i < count; i += 8) {
+        const int n = count - i < 8 ? count - i : 8;
+        const __m256i live = _mm256_cmpgt_epi32(_mm256_set1_epi32(n), lane);
+        uint8_t tail[3][8] = {{0}};
+        const uint8_t *w = r->width + i, *smin_b = r->smin ? r->smin + i : NULL,
+                      *sext_b = r->sext ? r->sext + i : NULL;
+        if (n < 8) { /* no byte past the run is read */
+            memcpy(tail[0], w, (size_t)n);
+            w = tail[0];
+            if (smin_b)
+                smin_b = memcpy(tail[1], smin_b, (size_t)n);
+            if (sext_b)
+                sext_b = memcpy(tail[2], sext_b, (size_t)n);
+        }
+        const __m256i width = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)w));
+        /* inclusive prefix sums: lanes shifted up by 1, 2, 4 (zeros below) */
+        __m256i sum = width;
+        for (int k = 1; k < 8; k <<= 1) {
+            const __m256i idx = _mm256_sub_epi32(lane, _mm256_set1_epi32(k));
+            const __m256i shifted = _mm256_permutevar8x32_epi32(sum, idx);
+            sum = _mm256_add_epi32(
+                sum, _mm256_and_si256(shifted, _mm256_cmpgt_epi32(idx, _mm256_set1_epi32(-1))));
+        }
+        const __m256i ones = _mm256_sub_epi32(_mm256_sllv_epi32(_mm256_set1_epi32(1), width),
+                                              _mm256_set1_epi32(1));
+        const __m256 cmin = _mm256_maskload_ps(r->mins + i, live);
+        const __m256 cext = _mm256_maskload_ps(r->exts + i, live);
+        const __m256 smin = smin_b ? _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(
+                                         _mm_loadl_epi64((const __m128i *)(const void *)smin_b)))
+                                   : _mm256_setzero_ps();
+        const __m256 sext = sext_b ? _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(
+                                         _mm_loadl_epi64((const __m128i *)(const void *)sext_b)))
+                                   : _mm256_set1_ps(255.0f);
+        const __m256 p2 = _mm256_castsi256_ps(
+            _mm256_slli_epi32(_mm256_sub_epi32(_mm256_set1_epi32(127), width), 23));
+        const __m256 lo = _mm256_add_ps(cmin, _mm256_mul_ps(cext, _mm256_mul_ps(smin, inv255)));
+        const __m256 step = _mm256_mul_ps(_mm256_mul_ps(cext, _mm256_mul_ps(sext, inv255)), p2);
+        for (int f = 0; f < (vb ? 2 : 1); ++f) {
+            /* the (at most 8 x 23 + 7 bits of) values in one register, read
+             * from their first byte by whole 32-bit words inside the bits
+             * (their padding holds every word a value touches); each value
+             * from the two words it spans */
+            const uint64_t first = (f ? bit_b : bit_a) + run;
+            const uint8_t *p = bits + (first >> 3);
+            const __m256i inside = _mm256_cmpgt_epi32(
+                _mm256_set1_epi32((int)((size_t)(r->bits_end - p) / 4u)), lane);
+            const __m256i block = _mm256_maskload_epi32((const int *)(const void *)p, inside);
+            const __m256i at = _mm256_add_epi32(_mm256_sub_epi32(sum, width),
+                                                _mm256_set1_epi32((int)(first & 7u)));
+            const __m256i word = _mm256_srli_epi32(at, 5), shift = _mm256_and_si256(at, low5);
+            const __m256i lo_word = _mm256_permutevar8x32_epi32(block, word);
+            const __m256i hi_word =
+                _mm256_permutevar8x32_epi32(block, _mm256_add_epi32(word, _mm256_set1_epi32(1)));
+            const __m256i v = _mm256_or_si256(
+                _mm256_srlv_epi32(lo_word, shift),
+                _mm256_sllv_epi32(hi_word, _mm256_sub_epi32(_mm256_set1_epi32(32), shift)));
+            const __m256i q = _mm256_and_si256(v, ones);
+            _mm256_storeu_ps((f ? vb : va) + i,
+                             _mm256_add_ps(lo, _mm256_mul_ps(_mm256_cvtepi32_ps(q), step)));
+        }
+        run += (uint32_t)_mm256_extract_epi32(sum, 7);
+    }
+    return run;
+#else
+    uint32_t run = 0;
+    for (int i = 0; i < count; ++i) {
+        const uint32_t w = r->width[i];
+        float lo, step;
+        ossai_pack_range(r->mins[i], r->exts[i], r->smin ? r->smin[i] : 0u,
+                         r->sext ? r->sext[i] : 255u, w, &lo, &step);
+        va[i] = ossai_pack_value(lo, step, ossai_pack_read(bits, bit_a + run, w));
+        if (vb)
+            vb[i] = ossai_pack_value(lo, step, ossai_pack_read(bits, bit_b + run, w));
+        run += w;
+    }
+    return run;
+#endif
+}
+
+#endif /* OSSA_PACKED_LANES_H */

@@ -1,0 +1,93 @@
+/* clip_table.c - see clip_table.h. */
+#include "clip_table.h"
+
+#include <string.h>
+
+#include "json_out.h"
+
+size_t clip_table_raw_bytes(const ossa_clip *clip)
+{
+    return (size_t)10 * sizeof(float) * (size_t)ossa_clip_joint_count(clip) *
+           (size_t)ossa_clip_frame_count(clip);
+}
+
+double clip_table_mm_per_unit(const ossa_skeleton *skeleton, bool *assumed)
+{
+    const float m = skeleton ? ossa_skeleton_metres_per_unit(skeleton) : 0.0f;
+    *assumed = !(m > 0.0f);
+    return *assumed ? 1000.0 : 1000.0 * (double)m;
+}
+
+void clip_table_header(bool with_source)
+{
+    printf("  %-20s ", "name");
+    if (with_source)
+        printf("%-16s ", "from");
+    printf("%9s %8s %6s %-6s %9s %9s %6s %9s  %s\n", "duration", "rate", "keys", "kind", "raw B",
+           "bytes", "ratio", "error mm", "worst at");
+}
+
+bool clip_table_row(const ossa_clip *clip, const ossa_skeleton *skeleton, const char *source)
+{
+    bool assumed;
+    const double mm = clip_table_mm_per_unit(skeleton, &assumed);
+    int joint;
+    float time_s;
+    const float error = ossa_clip_error(clip, &joint, &time_s);
+    const size_t raw = clip_table_raw_bytes(clip), bytes = ossa_clip_bytes(clip);
+    printf("  %-20s ", ossa_clip_name(clip));
+    if (source) {
+        const char *slash = strrchr(source, '/');
+        printf("%-16s ", slash ? slash + 1 : source);
+    }
+    printf("%7.3f s %5.1f Hz %6d %-6s %9zu %9zu %5.1f:1 %8.4f%s", (double)ossa_clip_duration(clip),
+           (double)ossa_clip_rate(clip), ossa_clip_frame_count(clip),
+           ossa_clip_is_compressed(clip) ? "packed" : "raw", raw, bytes,
+           bytes ? (double)raw / (double)bytes : 0.0, (double)error * mm, assumed ? "*" : " ");
+    const char *name = skeleton && joint >= 0 ? ossa_skeleton_joint_name(skeleton, joint) : NULL;
+    if (joint >= 0 && error > 0.0f) {
+        if (name)
+            printf("  '%s' at %.3f s", name, (double)time_s);
+        else
+            printf("  joint %d at %.3f s", joint, (double)time_s);
+    }
+    printf("\n");
+    return assumed;
+}
+
+void clip_table_footnote(bool assumed)
+{
+    if (assumed)
+        printf("  * the skeleton's units are unknown: model units taken as metres\n");
+}
+
+void clip_table_json(FILE *to, const ossa_clip *clip, const ossa_skeleton *skeleton)
+{
+    bool assumed;
+    const double mm = clip_table_mm_per_unit(skeleton, &assumed);
+    int joint;
+    float time_s;
+    const float error = ossa_clip_error(clip, &joint, &time_s);
+    fprintf(to, "\"name\": ");
+    json_string(to, ossa_clip_name(clip));
+    fprintf(to, ", \"duration\": ");
+    json_float(to, ossa_clip_duration(clip));
+    fprintf(to, ", \"rate\": ");
+    json_float(to, ossa_clip_rate(clip));
+    fprintf(to, ", \"keys\": %d, \"compressed\": %s, \"raw_bytes\": %zu, \"bytes\": %zu, "
+                "\"error\": ",
+            ossa_clip_frame_count(clip), ossa_clip_is_compressed(clip) ? "true" : "false",
+            clip_table_raw_bytes(clip), ossa_clip_bytes(clip));
+    json_float(to, error);
+    fprintf(to, ", \"error_mm\": ");
+    json_float(to, (float)(error * mm));
+    fprintf(to, ", \"units_assumed\": %s, \"error_joint\": ", assumed ? "true" : "false");
+    if (joint >= 0 && skeleton)
+        json_string(to, ossa_skeleton_joint_name(skeleton, joint));
+    else if (joint >= 0)
+        fprintf(to, "%d", joint);
+    else
+        fprintf(to, "null");
+    fprintf(to, ", \"error_time\": ");
+    json_float(to, time_s);
+}
