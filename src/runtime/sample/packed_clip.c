@@ -10,32 +10,8 @@
 #include "sample/packed_math.h"
 #include "sample/sampling_internal.h"
 
-/* Where one frame's values are: its segment's widths and ranges, and the
- * bit of its first value; `bit` runs on as values are read. */
-typedef struct frame_cursor {
-    const uint8_t *width, *smin, *sext;
-    uint64_t bit;
-} frame_cursor;
-
-static frame_cursor cursor_at(const ossa_clip *clip, const ossai_packed_block *b, uint32_t f)
-{
-    const uint32_t n = b->component_count;
-    const uint32_t s = f >> b->segment_shift, i = f - (s << b->segment_shift);
-    const int ranges = (b->flags & OSSAI_PACK_SEGMENT_RANGES) != 0;
-    const uint8_t *data = (const uint8_t *)clip + b->seg_data_offset +
-                          (size_t)s * n * (ranges ? 3u : 1u);
-    const ossai_packed_segment *seg =
-        (const ossai_packed_segment *)(const void *)((const char *)clip + b->segments_offset) + s;
-    frame_cursor c;
-    c.width = data;
-    c.smin = ranges ? data + n : NULL;
-    c.sext = ranges ? data + 2 * (size_t)n : NULL;
-    c.bit = (uint64_t)seg->byte_offset * 8u + (uint64_t)i * seg->frame_bits;
-    return c;
-}
-
 /* Component k's value at the cursor's frame; the cursor moves past it. */
-static float next_value(const ossa_clip *clip, const ossai_packed_block *b, frame_cursor *c,
+static float next_value(const ossa_clip *clip, const ossai_packed_block *b, ossai_packed_frame *c,
                         uint32_t k)
 {
     const float *ranges = (const float *)(const void *)((const char *)clip + b->ranges_offset);
@@ -49,7 +25,7 @@ static float next_value(const ossa_clip *clip, const ossai_packed_block *b, fram
     return ossai_pack_value(lo, step, q);
 }
 
-static void skip_value(frame_cursor *c, uint32_t k)
+static void skip_value(ossai_packed_frame *c, uint32_t k)
 {
     c->bit += c->width[k];
 }
@@ -69,12 +45,12 @@ void ossai_packed_sample(const ossa_clip *clip, const ossa_transform *rest, floa
     float alpha;
     ossai_clip_locate(clip, t_s, &f0, &alpha);
     const int two = b->component_count > 0;
-    frame_cursor ca, cb;
+    ossai_packed_frame ca, cb;
     memset(&ca, 0, sizeof ca);
     memset(&cb, 0, sizeof cb);
     if (two) {
-        ca = cursor_at(clip, b, f0);
-        cb = cursor_at(clip, b, clip->frame_count > 1 ? f0 + 1 : f0);
+        ca = ossai_packed_frame_at(clip, b, f0);
+        cb = ossai_packed_frame_at(clip, b, clip->frame_count > 1 ? f0 + 1 : f0);
     }
     const float held = ossai_step_alpha(alpha);
     uint32_t k = 0, ci = 0;

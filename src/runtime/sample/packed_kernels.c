@@ -8,6 +8,7 @@
  * sample/packed_lanes.h. */
 #include <string.h>
 
+#include "sample/packed_clip.h"
 #include "sample/packed_lanes.h"
 #include "sample/sample_lane.h"
 
@@ -16,12 +17,6 @@
 #define CHUNK_VALUES (CHUNK * 10)
 
 /* ---- one lane of a compressed clip ---- */
-
-/* Where one frame's values are, and how far through them the chunks are. */
-typedef struct frame_state {
-    const uint8_t *width, *smin, *sext; /* the segment's, at component 0 */
-    uint64_t bit;                       /* the next value's */
-} frame_state;
 
 typedef struct lane_state {
     const ossa_clip *clip;
@@ -32,29 +27,12 @@ typedef struct lane_state {
     uint32_t chunks, k, ci; /* components and constants read so far */
     int steps, same;        /* STEP rows present; both frames in one segment */
     int full_row;           /* the full rotations' mask row, or -1 */
-    frame_state a, b;
+    ossai_packed_frame a, b;
     /* the chunk in flight's rotations: masks, constants, first list entry */
     uint32_t r_anim, r_still;
     const float *r_const;
     int r_nc, r_at;
 } lane_state;
-
-static frame_state frame_at(const ossa_clip *clip, const ossai_packed_block *b, uint32_t f)
-{
-    const uint32_t n = b->component_count;
-    const uint32_t s = f >> b->segment_shift, i = f - (s << b->segment_shift);
-    const int ranges = (b->flags & OSSAI_PACK_SEGMENT_RANGES) != 0;
-    const uint8_t *data = (const uint8_t *)clip + b->seg_data_offset +
-                          (size_t)s * n * (ranges ? 3u : 1u);
-    const ossai_packed_segment *seg =
-        (const ossai_packed_segment *)(const void *)((const char *)clip + b->segments_offset) + s;
-    frame_state st;
-    st.width = data;
-    st.smin = ranges ? data + n : NULL;
-    st.sext = ranges ? data + 2 * (size_t)n : NULL;
-    st.bit = (uint64_t)seg->byte_offset * 8u + (uint64_t)i * seg->frame_bits;
-    return st;
-}
 
 static void lane_begin(lane_state *l, const ossa_clip *clip, uint32_t f0)
 {
@@ -74,8 +52,8 @@ static void lane_begin(lane_state *l, const ossa_clip *clip, uint32_t f0)
     l->full_row = (clip->flags & OSSAI_CLIP_FULL_ROTATIONS) ? (int)ossai_mask_full_row(clip->flags) : -1;
     if (b->component_count) {
         const uint32_t f1 = clip->frame_count > 1 ? f0 + 1 : f0;
-        l->a = frame_at(clip, b, f0);
-        l->b = frame_at(clip, b, f1);
+        l->a = ossai_packed_frame_at(clip, b, f0);
+        l->b = ossai_packed_frame_at(clip, b, f1);
         l->same = (f0 >> b->segment_shift) == (f1 >> b->segment_shift);
     }
 }
