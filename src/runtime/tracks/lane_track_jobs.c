@@ -28,6 +28,24 @@ static ossa_result check_lanes(const uint16_t *track_index, int track_count, con
     return ossai_simd_check(path, width);
 }
 
+/* One lane's view of a track for the kernels: its frames, duration, rate
+ * and last frame pair; a one-frame track as two equal frames in held. */
+static inline void lane_track(const ossa_float_track *t, float held[2], const float **values,
+                              float *duration, float *rate, float *last_pair)
+{
+    if (t->frame_count < 2) {
+        held[0] = held[1] = t->values[0];
+        *values = held;
+        *duration = 1.0f;
+        *rate = *last_pair = 0.0f;
+    } else {
+        *values = t->values;
+        *duration = t->duration_s;
+        *rate = ossai_track_rate(t);
+        *last_pair = (float)(t->frame_count - 2);
+    }
+}
+
 ossa_result ossa_lane_track_sampling_job_validate(const ossa_lane_track_sampling_job *job)
 {
     if (!job)
@@ -63,17 +81,8 @@ ossa_result ossa_lane_track_sampling_job_run(const ossa_lane_track_sampling_job 
             const int c = l < count ? first + l : first;
             const ossa_float_track *t = &job->tracks[job->track_index ? job->track_index[c] : 0];
             args.time[l] = job->time_s[c];
-            if (t->frame_count < 2) {
-                held[l][0] = held[l][1] = t->values[0];
-                args.values[l] = held[l];
-                args.duration[l] = 1.0f;
-                args.rate[l] = args.last_pair[l] = 0.0f;
-            } else {
-                args.values[l] = t->values;
-                args.duration[l] = t->duration_s;
-                args.rate[l] = ossai_track_rate(t);
-                args.last_pair[l] = (float)(t->frame_count - 2);
-            }
+            lane_track(t, held[l], &args.values[l], &args.duration[l], &args.rate[l],
+                       &args.last_pair[l]);
         }
         kernels[plan.path](&args);
         for (int l = 0; l < count; ++l)
@@ -121,17 +130,8 @@ ossa_result ossa_lane_track_event_job_run(const ossa_lane_track_event_job *job)
             args.from[l] = job->from_s[c];
             args.to[l] = job->to_s[c];
             args.usable[l] = t->frame_count >= 2 && args.from[l] != args.to[l] ? 1.0f : 0.0f;
-            if (t->frame_count < 2) {
-                held[l][0] = held[l][1] = t->values[0];
-                args.values[l] = held[l];
-                args.duration[l] = 1.0f;
-                args.rate[l] = args.last_pair[l] = 0.0f;
-            } else {
-                args.values[l] = t->values;
-                args.duration[l] = t->duration_s;
-                args.rate[l] = ossai_track_rate(t);
-                args.last_pair[l] = (float)(t->frame_count - 2);
-            }
+            lane_track(t, held[l], &args.values[l], &args.duration[l], &args.rate[l],
+                       &args.last_pair[l]);
         }
         kernels[plan.path](&args);
         for (int l = 0; l < count; ++l) {
