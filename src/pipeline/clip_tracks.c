@@ -93,6 +93,28 @@ static uint32_t align(uint64_t v, uint32_t a)
     return (uint32_t)((v + a - 1) & ~(uint64_t)(a - 1));
 }
 
+/* A copy of c with room for a tracks block of `block` bytes after it
+ * (64-aligned, zeroed; tracks_offset and bytes set) in *out. */
+static ossa_result with_block(const ossa_clip *c, uint64_t block, const ossa_allocator *allocator,
+                              ossa_clip **out, ossa_error *error)
+{
+    const char *clip_name = (const char *)c + c->name_offset;
+    const uint64_t at = align(c->bytes, 64), total = at + block;
+    if (total > UINT32_MAX)
+        return ossa_error_set(error, OSSA_ERR_CLIP_TOO_LARGE, -1, -1,
+                              "clip '%s': its tracks take it past 4 GiB", clip_name);
+    ossa_clip *copy = ossa_alloc(allocator, (size_t)total, 64);
+    if (!copy)
+        return ossa_error_set(error, OSSA_ERR_OUT_OF_MEMORY, -1, -1,
+                              "clip '%s': out of memory for its tracks", clip_name);
+    memcpy(copy, c, c->bytes);
+    memset((char *)copy + c->bytes, 0, (size_t)(total - c->bytes));
+    copy->tracks_offset = (uint32_t)at;
+    copy->bytes = (uint32_t)total;
+    *out = copy;
+    return OSSA_OK;
+}
+
 ossa_result ossai_clip_add_tracks(ossa_clip **clip, const ossa_skeleton *skeleton,
                                   const ossa_clip_build_options *options,
                                   ossa_clip_build_report *report, ossa_error *error)
@@ -143,21 +165,12 @@ ossa_result ossai_clip_add_tracks(ossa_clip **clip, const ossa_skeleton *skeleto
     const uint64_t names_at = values_at + values_bytes;
     const uint64_t strings_at = names_at + 4ull * (uint64_t)tracks;
     const uint64_t block = align(strings_at + strings, 64);
-    const uint64_t at = align(c->bytes, 64), total = at + block;
-    if (total > UINT32_MAX) {
+    ossa_clip *out = NULL;
+    if ((r = with_block(c, block, allocator, &out, error))) {
         ossa_free(allocator, motion);
-        return ossa_error_set(error, OSSA_ERR_CLIP_TOO_LARGE, -1, -1,
-                              "clip '%s': its tracks take it past 4 GiB", clip_name);
+        return r;
     }
-    ossa_clip *out = ossa_alloc(allocator, (size_t)total, 64);
-    if (!out) {
-        ossa_free(allocator, motion);
-        return ossa_error_set(error, OSSA_ERR_OUT_OF_MEMORY, -1, -1,
-                              "clip '%s': out of memory for its tracks", clip_name);
-    }
-    memcpy(out, c, c->bytes);
-    memset((char *)out + c->bytes, 0, (size_t)(total - c->bytes));
-    ossai_clip_tracks *t = (ossai_clip_tracks *)(void *)((char *)out + at);
+    ossai_clip_tracks *t = (ossai_clip_tracks *)(void *)((char *)out + out->tracks_offset);
     t->tag = OSSAI_TAG_TRACKS;
     t->bytes = (uint32_t)block;
     t->frame_count = frames;
@@ -198,8 +211,6 @@ ossa_result ossai_clip_add_tracks(ossa_clip **clip, const ossa_skeleton *skeleto
         report->float_tracks = tracks;
         report->max_float_track_error = (float)max_error;
     }
-    out->tracks_offset = (uint32_t)at;
-    out->bytes = (uint32_t)total;
     ossa_free(allocator, c);
     *clip = out;
     return OSSA_OK;
@@ -213,21 +224,16 @@ ossa_result ossai_clip_copy_tracks(ossa_clip **clip, const ossa_clip *from,
         return OSSA_OK;
     const ossai_clip_tracks *block =
         (const ossai_clip_tracks *)(const void *)((const char *)from + from->tracks_offset);
-    const uint64_t at = align(c->bytes, 64), total = at + block->bytes;
-    if (total > UINT32_MAX || block->frame_count != c->frame_count)
-        return ossa_error_set(error, OSSA_ERR_CLIP_TOO_LARGE, -1, -1,
-                              "clip '%s': its tracks take it past 4 GiB",
-                              (const char *)c + c->name_offset);
-    ossa_clip *out = ossa_alloc(allocator, (size_t)total, 64);
-    if (!out)
-        return ossa_error_set(error, OSSA_ERR_OUT_OF_MEMORY, -1, -1,
-                              "clip '%s': out of memory for its tracks",
-                              (const char *)c + c->name_offset);
-    memcpy(out, c, c->bytes);
-    memset((char *)out + c->bytes, 0, (size_t)(at - c->bytes));
-    memcpy((char *)out + at, block, block->bytes);
-    out->tracks_offset = (uint32_t)at;
-    out->bytes = (uint32_t)total;
+    if (block->frame_count != c->frame_count)
+        return ossa_error_set(error, OSSA_ERR_COUNT_MISMATCH, -1, -1,
+                              "clip '%s': tracks of %u frames for a clip of %u",
+                              (const char *)c + c->name_offset, block->frame_count,
+                              c->frame_count);
+    ossa_clip *out = NULL;
+    ossa_result r = with_block(c, block->bytes, allocator, &out, error);
+    if (r != OSSA_OK)
+        return r;
+    memcpy((char *)out + out->tracks_offset, block, block->bytes);
     ossa_free(allocator, c);
     *clip = out;
     return OSSA_OK;
