@@ -16,60 +16,12 @@
 #include "render_motion.h"
 #include "render_scene.h"
 #include "render_support.h"
+#include "scene_pose_support.h"
 #include "test_support.h"
 #include "tool_run.h"
 #include "utest.h"
 
 /* OSSA_TEST_NEEDS_PIPELINE OSSA_TEST_NEEDS_RENDER */
-
-/* One character's skinned positions at clip time t by the reference jobs. */
-static void pose_vertices(const render_scene *s, const ossa_clip *clip, float t, float *stream)
-{
-    const int n = s->joints, skins = s->skin_joints;
-    ossa_transform *local = malloc(sizeof *local * (size_t)n);
-    ossa_mat34 *model = malloc(sizeof *model * (size_t)n);
-    ossa_mat34 *palette = ts_aligned(sizeof *palette * (size_t)skins);
-    ossa_sampling_job job = {0};
-    job.clips = &clip;
-    job.clip_count = 1;
-    job.time_s = &t;
-    job.character_count = 1;
-    job.output = local;
-    job.output_count = n;
-    job.rest_pose = ossa_skeleton_rest_pose(s->skeleton); /* compressed clips need it */
-    job.rest_pose_count = n;
-    CHECK_RESULT(ossa_sampling_job_run(&job), OSSA_OK);
-    ossa_local_to_model_job l2m = {0};
-    l2m.parents = ossa_skeleton_parents(s->skeleton);
-    l2m.joint_count = n;
-    l2m.local = local;
-    l2m.local_count = n;
-    l2m.character_count = 1;
-    l2m.model = model;
-    l2m.model_count = n;
-    CHECK_RESULT(ossa_local_to_model_job_run(&l2m), OSSA_OK);
-    ossa_palette_job pj = {0};
-    pj.model = model;
-    pj.model_count = n;
-    pj.joint_count = n;
-    pj.skin_joint = ossa_mesh_skin_joints(s->mesh);
-    pj.inverse_bind = ossa_mesh_inverse_binds(s->mesh);
-    pj.skin_joint_count = skins;
-    pj.character_count = 1;
-    pj.palette = palette;
-    pj.palette_count = skins;
-    CHECK_RESULT(ossa_palette_job_run(&pj), OSSA_OK);
-    ossa_skinning_job sj = {0};
-    sj.mesh = s->mesh;
-    sj.palette = palette;
-    sj.palette_count = skins;
-    sj.output = stream;
-    sj.output_bytes = s->stream_bytes;
-    CHECK_RESULT(ossa_skinning_job_run(&sj), OSSA_OK);
-    free(local);
-    free(model);
-    free(palette);
-}
 
 /* Runs the scene's character 0 on `clip` for three loops: in the picture at
  * every time, and as far as the clip's motion says. */
@@ -93,7 +45,7 @@ static void check_runner(const char *path, const char *clip_name)
     for (float t = 0.0f; t < 3.0f * duration; t += duration / 17.0f, ++frames) {
         REQUIRE(render_scene_pose(&s, t) == OSSA_OK);
         const ossa_render_camera camera = render_motion_follow(&s, base);
-        pose_vertices(&s, s.clips[clip], s.time_s[0], stream);
+        pose_vertices(&s, s.clips[clip], s.time_s[0], false, stream);
         for (int v = 0; v < s.vertices; ++v) {
             const float *p = stream + (size_t)v * floats;
             const ossa_float3 w =
