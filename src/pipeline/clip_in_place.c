@@ -17,7 +17,7 @@ ossa_result ossai_in_place_reference_make(const ossa_clip *raw, const ossa_alloc
     const size_t times_bytes = frames * sizeof(float);
     /* per joint: translation, rotation and scale values at every frame */
     const size_t values_bytes = joints * frames * (2 * sizeof(ossa_float3) + sizeof(ossa_quat));
-    const size_t total = tracks_bytes + by_joint_bytes + times_bytes + values_bytes + 64;
+    const size_t total = tracks_bytes + by_joint_bytes + times_bytes + values_bytes;
     char *m = ossa_alloc(allocator, total, 16);
     if (!m)
         return ossa_error_set(error, OSSA_ERR_OUT_OF_MEMORY, -1, -1,
@@ -53,7 +53,6 @@ ossa_result ossai_in_place_reference_make(const ossa_clip *raw, const ossa_alloc
         const uint8_t step = steps ? steps[j] : 0;
         ossa_raw_joint_track *tr = &out->tracks[j];
         memset(tr, 0, sizeof *tr);
-        tr->joint_name = NULL;
         tr->translation = (ossa_raw_track3){times, tv, NULL, NULL, (int)frames,
                                             (step & OSSAI_STEP_T) ? OSSA_INTERP_STEP
                                                                   : OSSA_INTERP_LINEAR};
