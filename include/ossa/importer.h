@@ -95,8 +95,9 @@ typedef struct ossa_import {
     int clip_count;
     /* Per clip (clip_count entries): its animated scalar channels as float
      * tracks (ossa_clip_build_options.float_tracks) - glTF morph target
-     * weights ("<node>.weights[i]"), FBX animated custom properties
-     * ("<node>.<property>"), and the channels of options.track_nodes. */
+     * weights ("<node>.weights[i]") and the channels of
+     * options.track_nodes. FBX and Collada animated custom properties are
+     * not imported yet (docs/locomotion.md). */
     const ossa_raw_float_tracks *clip_float_tracks;
     /* Skinned meshes, and rigid meshes attached to a joint (one skin joint,
      * weight 1). Vertices are in source order: a file's own order for

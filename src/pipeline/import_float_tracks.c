@@ -1,6 +1,6 @@
 /* import_float_tracks.c - an import's float tracks: the animated scalar
- * channels the file readers found (glTF morph weights, FBX custom
- * properties), and the channels of the nodes the caller names, one float
+ * channels the file readers found (glTF morph weights), and the channels
+ * of the nodes the caller names, one float
  * track per component that changes over the clip. */
 #include <math.h>
 #include <stdio.h>

@@ -84,7 +84,7 @@ typedef struct ossai_node_clip {
     ossai_node_track *tracks;
     int track_count;
     /* animated scalar channels read from the file itself (glTF morph
-     * weights, FBX custom properties); import_float_tracks.c adds the
+     * weights); import_float_tracks.c adds the
      * channels of the nodes options.track_nodes names */
     ossa_raw_float_track *float_tracks;
     int float_track_count;
