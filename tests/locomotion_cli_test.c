@@ -65,7 +65,7 @@ TEST(build_options_for_root_motion_and_tracks)
         const char *option, *value, *mention;
     } bad[] = {
         {"--root-motion", "Bip01 Nope", "root motion joint 'Bip01 Nope' is not a joint"},
-        {"--track", "Nope", "--track 'Nope': no input animates a node of that name"},
+        {"--track", "Nope", "--track 'Nope': no input animates a node or property of that name"},
     };
     char out[512];
     snprintf(out, sizeof out, "%s/refused.ossa", ts_temp_dir());

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "import_fbx.h"
 #include "import_preflight.h"
 
 #define BINARY_MAGIC "Kaydara FBX Binary  "
@@ -33,6 +34,7 @@ typedef struct fbx {
     int model_count, model_capacity;
     link *links;
     int link_count, link_capacity;
+    const ossai_fbx_visitor *visitor; /* may be NULL */
 } fbx;
 
 enum { IN_OTHER, IN_OBJECTS, IN_CONNECTIONS };
@@ -79,12 +81,19 @@ static bool add_link(fbx *f, int64_t child, int64_t parent)
     return true;
 }
 
-static uint64_t le(const unsigned char *p, int bytes)
+uint64_t ossai_fbx_le(const unsigned char *p, int bytes)
 {
     uint64_t v = 0;
     for (int i = bytes - 1; i >= 0; --i)
         v = v << 8 | p[i];
     return v;
+}
+
+#define le ossai_fbx_le
+
+bool ossai_fbx_name_is(const unsigned char *name, uint64_t length, const char *text)
+{
+    return length == strlen(text) && memcmp(name, text, (size_t)length) == 0;
 }
 
 /* ---- the hierarchy, for both forms ---- */
@@ -202,6 +211,50 @@ static ossa_result array_property(fbx *f, uint64_t at, char type, uint64_t end, 
     return OSSA_OK;
 }
 
+/* Bytes of a scalar property's value (0: not a scalar type). */
+static uint64_t scalar_size(char type)
+{
+    switch (type) {
+    case 'C': return 1;
+    case 'Y': return 2;
+    case 'I': case 'F': return 4;
+    case 'D': case 'L': return 8;
+    default: return 0;
+    }
+}
+
+static bool is_array(char type)
+{
+    return type == 'f' || type == 'd' || type == 'l' || type == 'i' || type == 'b' || type == 'c';
+}
+
+bool ossai_fbx_value_at(const ossai_fbx_record *r, uint64_t index, ossai_fbx_value *out)
+{
+    uint64_t at = r->props_at;
+    for (uint64_t p = 0; p < r->count && at < r->props_end; ++p) {
+        const char type = (char)r->data[at++];
+        ossai_fbx_value v = {type, r->data + at, scalar_size(type), 0, 0, at - 1};
+        uint64_t size = v.size;
+        if (type == 'S' || type == 'R') {
+            v.bytes = r->data + at + 4;
+            v.size = le(r->data + at, 4);
+            size = 4 + v.size;
+        } else if (is_array(type)) {
+            v.length = le(r->data + at, 4);
+            v.encoding = (uint32_t)le(r->data + at + 4, 4);
+            v.size = le(r->data + at + 8, 4);
+            v.bytes = r->data + at + 12;
+            size = 12 + v.size;
+        }
+        if (p == index) {
+            *out = v;
+            return true;
+        }
+        at += size;
+    }
+    return false;
+}
+
 /* The properties of a record, [at, end); ids of models and connections
  * are collected on the way. */
 static ossa_result properties(fbx *f, uint64_t at, uint64_t end, uint64_t count, int context,
@@ -217,25 +270,17 @@ static ossa_result properties(fbx *f, uint64_t at, uint64_t end, uint64_t count,
             return fail(f, at, "a record's %llu properties run past its %llu bytes", count,
                         end);
         const char type = (char)f->d[at++];
-        uint64_t size = 0, next = 0;
-        switch (type) {
-        case 'C': size = 1; break;
-        case 'Y': size = 2; break;
-        case 'I': case 'F': size = 4; break;
-        case 'D': case 'L': size = 8; break;
-        case 'S': case 'R':
+        uint64_t size = scalar_size(type), next = 0;
+        if (type == 'S' || type == 'R') {
             if (end - at < 4)
                 return fail(f, at, "a string runs past its record%.0llu%.0llu", 0, 0);
             size = 4 + le(f->d + at, 4);
-            break;
-        case 'f': case 'd': case 'l': case 'i': case 'b': case 'c': {
+        } else if (is_array(type)) {
             ossa_result r = array_property(f, at, type, end, &next);
             if (r)
                 return r;
             size = next - at;
-            break;
-        }
-        default:
+        } else if (size == 0) {
             return fail(f, at - 1, "unknown property type %llu%.0llu", (uint64_t)(unsigned char)type,
                         0);
         }
@@ -282,6 +327,12 @@ static ossa_result record(fbx *f, uint64_t at, uint64_t limit, int depth, int co
     ossa_result r = properties(f, props_at, props_end, count, context, name, name_length);
     if (r)
         return r;
+    if (f->visitor) {
+        const ossai_fbx_record visited = {f->d, name, name_length, props_at, props_end, count,
+                                          depth};
+        if ((r = f->visitor->visit(f->visitor->context, &visited)))
+            return r;
+    }
     *next = end;
     if (props_end == end)
         return OSSA_OK;
@@ -298,7 +349,7 @@ static ossa_result record(fbx *f, uint64_t at, uint64_t limit, int depth, int co
         inner = IN_CONNECTIONS;
     uint64_t child = props_end;
     while (child < end - sentinel) {
-        uint64_t child_end;
+        uint64_t child_end = 0;
         if ((r = record(f, child, end - sentinel, depth + 1, inner, &child_end)))
             return r;
         if (child_end == 0)
@@ -320,7 +371,7 @@ static ossa_result binary(fbx *f)
     uint64_t at = 27;
     const uint64_t header = f->wide ? 25 : 13;
     while (f->n - at >= header) {
-        uint64_t next;
+        uint64_t next = 0;
         ossa_result r = record(f, at, f->n, 0, IN_OTHER, &next);
         if (r)
             return r;
@@ -461,7 +512,8 @@ static ossa_result ascii(fbx *f)
 }
 
 ossa_result ossai_fbx_preflight(ossa_import *im, const char *path, const unsigned char *data,
-                                size_t bytes, ossa_error *error)
+                                size_t bytes, const ossai_fbx_visitor *visitor,
+                                ossa_error *error)
 {
     fbx f;
     memset(&f, 0, sizeof f);
@@ -470,6 +522,7 @@ ossa_result ossai_fbx_preflight(ossa_import *im, const char *path, const unsigne
     f.im = im;
     f.d = data;
     f.n = bytes;
+    f.visitor = visitor;
     const bool is_binary = bytes >= 20 && memcmp(data, BINARY_MAGIC, 20) == 0;
     ossa_result r = is_binary ? binary(&f) : ascii(&f);
     if (r == OSSA_OK)

@@ -1,5 +1,6 @@
 /* import_float_tracks.c - an import's float tracks: the animated scalar
- * channels the file readers found (glTF morph weights), and the channels
+ * channels the file readers found (glTF morph weights, FBX animated
+ * properties), and the channels
  * of the nodes the caller names, one float
  * track per component that changes over the clip. */
 #include <math.h>
@@ -9,7 +10,7 @@
 #include "import_internal.h"
 
 /* Room for one more float track in a node clip (grown by doubling). */
-static ossa_raw_float_track *add_track(ossai_scene *sc, ossai_node_clip *clip)
+ossa_raw_float_track *ossai_float_track_add(ossai_scene *sc, ossai_node_clip *clip)
 {
     const int n = clip->float_track_count;
     if ((n & (n - 1)) == 0) { /* 0, 1, 2, 4...: full */
@@ -42,7 +43,7 @@ static bool add_component(ossai_scene *sc, ossai_node_clip *clip, const char *na
                           const float *values, const float *in, const float *out, int stride,
                           int c)
 {
-    ossa_raw_float_track *t = add_track(sc, clip);
+    ossa_raw_float_track *t = ossai_float_track_add(sc, clip);
     if (!t)
         return false;
     t->name = ossai_import_strdup(sc->im, name);
@@ -126,6 +127,9 @@ ossa_result ossai_float_tracks_finish(ossai_scene *sc, const ossa_import_options
         return ossa_error_set(sc->error, OSSA_ERR_MISSING_INPUT, -1, -1,
                               "%s: %d track nodes but no names", sc->path,
                               options->track_node_count);
+    ossa_result r = ossai_fbx_tracks_attach(sc);
+    if (r)
+        return r;
     for (int n = 0; n < options->track_node_count; ++n) {
         const char *name = options->track_nodes[n];
         if (!name)

@@ -97,6 +97,8 @@ typedef struct ossai_dae_info {
     int clip_name_count;
 } ossai_dae_info;
 
+struct ossai_fbx_tracks;
+
 /* The state of one import, passed between the import_*.c files. */
 typedef struct ossai_scene {
     ossa_import *im;
@@ -107,6 +109,7 @@ typedef struct ossai_scene {
     bool all_nodes; /* ossa_import_options.all_nodes */
     bool no_meshes; /* ossa_import_options.no_meshes */
     ossai_dae_info dae; /* Collada only */
+    const struct ossai_fbx_tracks *fbx; /* FBX binary: animated properties (import_fbx.h) */
     ossai_node *nodes;
     int node_count;
     int *node_order; /* node indices sorted by (name, index) */
@@ -158,6 +161,12 @@ bool ossai_fold_chain(ossai_scene *sc, const ossai_node_clip *clip, int joint_no
  * file's own scalar channels, then the named nodes' channels); an unknown
  * node name is OSSA_ERR_NOT_FOUND naming it. */
 ossa_result ossai_float_tracks_finish(ossai_scene *sc, const ossa_import_options *options);
+/* import_float_tracks.c: room for one more float track of a clip (zeroed),
+ * or NULL when out of memory. */
+ossa_raw_float_track *ossai_float_track_add(ossai_scene *sc, ossai_node_clip *clip);
+/* import_fbx_props.c: the FBX animated properties (sc->fbx) added to the
+ * clips of their animation stacks. */
+ossa_result ossai_fbx_tracks_attach(ossai_scene *sc);
 /* import_gltf_anim.c: a glTF morph weights channel -> float tracks of the
  * clip, "<node>.weights[i]", one per morph target. */
 bool ossai_gltf_weight_tracks(ossai_scene *sc, ossai_node_clip *clip, const char *node,

@@ -11,9 +11,12 @@
 
 #include "import_internal.h"
 
-/* data: the whole file (bytes long); memory comes from im. */
+struct ossai_fbx_visitor;
+/* data: the whole file (bytes long); memory comes from im. visitor (may be
+ * NULL) sees every record of a binary file (import_fbx.h). */
 ossa_result ossai_fbx_preflight(ossa_import *im, const char *path, const unsigned char *data,
-                                size_t bytes, ossa_error *error);
+                                size_t bytes, const struct ossai_fbx_visitor *visitor,
+                                ossa_error *error);
 /* Also collects the names of the file's <animation_clip> elements (their
  * name, else their id) into *info. */
 ossa_result ossai_dae_preflight(ossa_import *im, const char *path, const unsigned char *data,

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
+#include "import_fbx.h"
 #include "import_gltf.h"
 #include "import_internal.h"
 #include "import_preflight.h"
@@ -110,9 +111,11 @@ static checked_format format_to_check(const char *path, const unsigned char *hea
     return CHECK_NONE;
 }
 
-/* Reads the file whole and runs the FBX or Collada preflight on it. */
-static ossa_result preflight_other(ossa_import *im, const char *path, ossai_dae_info *dae,
-                                   ossa_error *error)
+/* Reads the file whole and runs the FBX or Collada preflight on it; an
+ * FBX binary's animated properties are read on the same walk. */
+static ossa_result preflight_other(ossa_import *im, const char *path,
+                                   const ossa_import_options *options, ossai_dae_info *dae,
+                                   ossai_fbx_tracks *fbx, ossa_error *error)
 {
     unsigned char head[1024];
     FILE *f = fopen(path, "rb");
@@ -143,8 +146,20 @@ static ossa_result preflight_other(ossa_import *im, const char *path, ossai_dae_
         goto done;
     }
     data[bytes] = 0;
-    r = format == CHECK_FBX ? ossai_fbx_preflight(im, path, data, bytes, error)
-                            : ossai_dae_preflight(im, path, data, bytes, dae, error);
+    if (format == CHECK_FBX) {
+        ossai_fbx_visitor visitor;
+        ossai_fbx_reader *reader = ossai_fbx_reader_begin(im, path, options, error, &visitor);
+        if (!reader) {
+            r = ossa_error_set(error, OSSA_ERR_OUT_OF_MEMORY, -1, -1, "%s: out of memory", path);
+            goto done;
+        }
+        r = ossai_fbx_preflight(im, path, data, bytes, &visitor, error);
+        if (r == OSSA_OK)
+            r = ossai_fbx_reader_finish(reader, fbx);
+        ossai_fbx_reader_free(reader);
+    } else {
+        r = ossai_dae_preflight(im, path, data, bytes, dae, error);
+    }
 done:
     fclose(f);
     ossa_free(&im->allocator_, data);
@@ -222,8 +237,11 @@ ossa_result ossa_import_file(const char *path, const ossa_import_options *option
         return r;
     ossai_dae_info dae;
     memset(&dae, 0, sizeof dae);
+    ossai_fbx_tracks fbx;
+    memset(&fbx, 0, sizeof fbx);
     if (looks_like_gltf(path) ? (r = ossai_gltf_preflight(out, path, error)) != OSSA_OK
-                              : (r = preflight_other(out, path, &dae, error)) != OSSA_OK)
+                              : (r = preflight_other(out, path, options, &dae, &fbx, error)) !=
+                                    OSSA_OK)
         goto fail;
     out->path = ossai_import_strdup(out, path);
     if (!out->path) {
@@ -253,6 +271,7 @@ ossa_result ossa_import_file(const char *path, const ossa_import_options *option
     sc.all_nodes = options->all_nodes;
     sc.no_meshes = options->no_meshes;
     sc.dae = dae;
+    sc.fbx = &fbx;
     sc.error = error;
     r = run(&sc, options);
     if (sc.ai)

@@ -45,11 +45,14 @@ int tracks_check_nodes(const ossa_import *imports, int import_count, const char 
             for (int c = 0; c < im->clip_count && !found && im->clip_float_tracks; ++c)
                 for (int t = 0; t < im->clip_float_tracks[c].count && !found; ++t) {
                     const char *track = im->clip_float_tracks[c].tracks[t].name;
-                    found = strncmp(track, names[n], len) == 0 && track[len] == '.';
+                    /* a node's channels "NODE.x...", or an FBX property
+                     * "OBJECT.PROPERTY" itself */
+                    found = strncmp(track, names[n], len) == 0 &&
+                            (track[len] == '.' || track[len] == '\0');
                 }
         }
         if (!found) {
-            cli_error("build", "--track '%s': no input animates a node of that name", names[n]);
+            cli_error("build", "--track '%s': no input animates a node or property of that name", names[n]);
             return 1;
         }
     }

@@ -1,0 +1,88 @@
+/* import_fbx.h - the FBX binary record walk shared by the preflight
+ * (import_fbx_check.c) and the reader of animated properties
+ * (import_fbx_props.c, import_fbx_curves.c): a visitor sees every record
+ * once its properties are checked, and reads them with ossai_fbx_value. */
+#ifndef OSSA_IMPORT_FBX_H
+#define OSSA_IMPORT_FBX_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "import_internal.h"
+
+/* FBX time: ticks per second. */
+#define OSSAI_FBX_TICKS_PER_SECOND 46186158000.0
+
+/* One record of a binary file whose properties were checked. */
+typedef struct ossai_fbx_record {
+    const unsigned char *data; /* the whole file */
+    const unsigned char *name;
+    uint64_t name_length;
+    uint64_t props_at, props_end, count; /* the properties: [props_at, props_end) */
+    int depth;                           /* 0 for top-level records */
+} ossai_fbx_record;
+
+/* One property. Scalars and strings: bytes, size. Arrays: length values of
+ * `type` ('f' 'd' 'l' 'i' 'b' 'c'), stored in size bytes at bytes, deflated
+ * when encoding is 1. */
+typedef struct ossai_fbx_value {
+    char type;
+    const unsigned char *bytes;
+    uint64_t size;
+    uint64_t length;
+    uint32_t encoding;
+    uint64_t at; /* offset of the property in the file, for messages */
+} ossai_fbx_value;
+
+/* Called for each record of a binary file in file order, parents before
+ * children; a non-OK result stops the walk with that result. */
+typedef struct ossai_fbx_visitor {
+    ossa_result (*visit)(void *context, const ossai_fbx_record *record);
+    void *context;
+} ossai_fbx_visitor;
+
+/* Property `index` of a visited record; false when it has fewer. */
+bool ossai_fbx_value_at(const ossai_fbx_record *record, uint64_t index, ossai_fbx_value *out);
+/* Little-endian unsigned integer of `bytes` bytes. */
+uint64_t ossai_fbx_le(const unsigned char *p, int bytes);
+bool ossai_fbx_name_is(const unsigned char *name, uint64_t length, const char *text);
+
+/* ---- animated properties (import_fbx_props.c) ---- */
+
+/* One float track read from the file, for the clip of its animation stack. */
+typedef struct ossai_fbx_track {
+    const char *stack; /* the animation stack's name (the clip's) */
+    ossa_raw_float_track track;
+} ossai_fbx_track;
+
+typedef struct ossai_fbx_tracks {
+    ossai_fbx_track *tracks;
+    int count;
+} ossai_fbx_tracks;
+
+/* The reader's state while the preflight walks the file. */
+typedef struct ossai_fbx_reader ossai_fbx_reader;
+
+/* A reader for one import: keeps the curves of animated user properties
+ * and of the properties options->track_nodes names. */
+ossai_fbx_reader *ossai_fbx_reader_begin(ossa_import *im, const char *path,
+                                         const ossa_import_options *options,
+                                         ossa_error *error, ossai_fbx_visitor *visitor);
+/* After the walk (data still alive): the tracks, or a clear error. */
+ossa_result ossai_fbx_reader_finish(ossai_fbx_reader *reader, ossai_fbx_tracks *out);
+/* Releases what the reader held outside the import. */
+void ossai_fbx_reader_free(ossai_fbx_reader *reader);
+
+/* import_fbx_curves.c: one AnimationCurve's keys as a track (times in
+ * seconds from offset_ticks; STEP when every key is constant, else LINEAR).
+ * curve_id and name are for messages. */
+ossa_result ossai_fbx_curve_track(ossa_import *im, const char *path,
+                                  int64_t curve_id, const char *name,
+                                  const ossai_fbx_value arrays[4], int64_t offset_ticks,
+                                  ossa_raw_float_track *out, ossa_error *error);
+/* An array property's values as doubles (inflated when deflated): its
+ * length values, or NULL with *error set. */
+double *ossai_fbx_array(ossa_import *im, const char *path, const ossai_fbx_value *value,
+                        const char *what, ossa_error *error);
+
+#endif /* OSSA_IMPORT_FBX_H */
