@@ -1,6 +1,6 @@
 /* import_fuzz.c - fuzz target for the importer: the bytes are written to a
  * temporary file of each format the importer treats specially (glTF, GLB,
- * FBX, Collada) and imported. Every import either fails with an error or
+ * FBX, Collada) and imported (naming a few FBX properties as tracks). Every import either fails with an error or
  * yields data that keeps the importer's promises (checked here, then fed to
  * the skeleton, clip and mesh builders, whose results must make a blob that
  * ossa_blob_open accepts, as `ossa build` writes them). */
@@ -39,9 +39,23 @@ static void check_mesh(const ossa_raw_mesh *m, const ossa_raw_skeleton *s)
         EXPECT(ossa_raw_skeleton_find(s, m->skin_joints[k].name) >= 0);
 }
 
+/* A float track as ossa_clip_build takes it: named, keyed, finite times
+ * in order, finite values. */
+static void check_float_track(const ossa_raw_float_track *t)
+{
+    EXPECT(t->name && t->name[0] && t->key_count >= 1 && t->times_s && t->values);
+    for (int k = 0; k < t->key_count; ++k) {
+        EXPECT(t->times_s[k] == t->times_s[k] && t->values[k] == t->values[k]);
+        EXPECT(k == 0 || t->times_s[k] >= t->times_s[k - 1]);
+    }
+}
+
 static void use(const ossa_import *im)
 {
     const ossa_raw_skeleton *s = &im->skeleton;
+    for (int c = 0; c < im->clip_count && im->clip_float_tracks; ++c)
+        for (int t = 0; t < im->clip_float_tracks[c].count; ++t)
+            check_float_track(&im->clip_float_tracks[c].tracks[t]);
     for (int j = 0; j < s->joint_count; ++j)
         EXPECT(s->joints[j].name && s->joints[j].parent >= -1 && s->joints[j].parent < j);
     for (int m = 0; m < im->mesh_count; ++m)
@@ -56,10 +70,13 @@ static void use(const ossa_import *im)
     ossa_clip *clips[MAX_PARTS];
     ossa_mesh *meshes[MAX_PARTS];
     int clip_count = 0, mesh_count = 0;
-    for (int c = 0; c < im->clip_count && clip_count < MAX_PARTS; ++c)
+    for (int c = 0; c < im->clip_count && clip_count < MAX_PARTS; ++c) {
+        options.float_tracks = im->clip_float_tracks ? im->clip_float_tracks[c].tracks : NULL;
+        options.float_track_count = im->clip_float_tracks ? im->clip_float_tracks[c].count : 0;
         if (ossa_clip_build(&im->clips[c], skeleton, &options, &clips[clip_count], NULL, &e) ==
             OSSA_OK)
             ++clip_count;
+    }
     for (int m = 0; m < im->mesh_count && mesh_count < MAX_PARTS; ++m)
         if (ossa_mesh_build(&im->meshes[m], skeleton, NULL, &meshes[mesh_count], NULL, &e) ==
             OSSA_OK)
@@ -99,9 +116,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (size)
             fwrite(data, 1, size, f);
         fclose(f);
+        /* Names that select built-in FBX properties (the seeds' own). */
+        static const char *const named[] = {"Root.Visibility", "Root.secret", "Camera01.Roll"};
+        ossa_import_options options = {0};
+        options.track_nodes = named;
+        options.track_node_count = 3;
         ossa_import im;
         ossa_error e;
-        if (ossa_import_file(path, NULL, &im, &e) == OSSA_OK) {
+        if (ossa_import_file(path, &options, &im, &e) == OSSA_OK) {
             use(&im);
             ossa_import_free(&im);
         } else {
