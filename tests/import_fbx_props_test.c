@@ -16,6 +16,7 @@
 #include "ossa/ossa.h"
 #include "ossa/pipeline.h"
 #include "test_support.h"
+#include "tool_run.h"
 #include "utest.h"
 
 /* OSSA_TEST_NEEDS_PIPELINE OSSA_TEST_NEEDS_IMPORTER OSSA_TEST_NEEDS_ZLIB */
@@ -377,6 +378,37 @@ TEST(fbx_malformed_property_curves_are_refused_naming_file_curve_and_fault)
         fprintf(stderr, "  deflate.fbx: got: %s\n", e.message);
 }
 
+/* From the command line: ossa info lists the tracks; --track names a
+ * built-in property, and a name nothing animates is refused. */
+TEST(fbx_property_tracks_from_the_command_line)
+{
+#ifndef OSSA_TEST_TOOL
+    SKIP("the ossa tool is not built");
+#else
+    const char *fbx = write_scene("cli.fbx", FINE);
+    char blob[1024];
+    snprintf(blob, sizeof blob, "%s/cli.ossa", ts_temp_dir());
+    static ts_run_result r;
+    const char *build[] = {OSSA_TEST_TOOL, "build", "-q", fbx, "--track", "Root.Visibility",
+                           "-o", blob, NULL};
+    ts_run(build, NULL, NULL, NULL, &r);
+    CHECK_INT(r.status, 0);
+    if (r.status)
+        fprintf(stderr, "%s", r.err);
+    const char *info[] = {OSSA_TEST_TOOL, "info", blob, NULL};
+    ts_run(info, NULL, NULL, NULL, &r);
+    CHECK_INT(r.status, 0);
+    CHECK(strstr(r.out, "5 float tracks: 'Root.footstep', 'Root.Tint.x', 'Root.Tint.y', "
+                        "'Root.Tint.z', 'Root.Visibility'") != NULL);
+    const char *unknown[] = {OSSA_TEST_TOOL, "build", "-q", fbx, "--track", "Root.Nope",
+                             "-o", blob, NULL};
+    ts_run(unknown, NULL, NULL, NULL, &r);
+    CHECK(r.status != 0);
+    CHECK(strstr(r.err, "--track 'Root.Nope': no input animates a node or property of that "
+                        "name") != NULL);
+#endif
+}
+
 /* walk.fbx: two cameras' "Roll" (a built-in property, on their camera
  * attributes) come only when named; their keys equal what an independent
  * reader finds in the file. */
@@ -435,4 +467,5 @@ UTEST_MAIN(fbx_user_properties_become_float_tracks_of_their_clip,
            fbx_clip_without_local_start_starts_at_its_earliest_key,
            fbx_property_tracks_bake_into_the_clip,
            fbx_malformed_property_curves_are_refused_naming_file_curve_and_fault,
+           fbx_property_tracks_from_the_command_line,
            fbx_real_camera_roll_matches_an_independent_reader)
