@@ -1,7 +1,8 @@
 /* import_fbx.h - the FBX binary record walk shared by the preflight
  * (import_fbx_check.c) and the reader of animated properties
  * (import_fbx_props.c, import_fbx_curves.c): a visitor sees every record
- * once its properties are checked, and reads them with ossai_fbx_value. */
+ * once its properties are checked, and reads them with ossai_fbx_value_at
+ * (import_fbx_records.c). */
 #ifndef OSSA_IMPORT_FBX_H
 #define OSSA_IMPORT_FBX_H
 
@@ -41,11 +42,16 @@ typedef struct ossai_fbx_visitor {
     void *context;
 } ossai_fbx_visitor;
 
-/* Property `index` of a visited record; false when it has fewer. */
+/* import_fbx_records.c: property `index` of a visited record; false when
+ * it has fewer. */
 bool ossai_fbx_value_at(const ossai_fbx_record *record, uint64_t index, ossai_fbx_value *out);
 /* Little-endian unsigned integer of `bytes` bytes. */
 uint64_t ossai_fbx_le(const unsigned char *p, int bytes);
 bool ossai_fbx_name_is(const unsigned char *name, uint64_t length, const char *text);
+/* Bytes of a scalar property's value by its type code (0: not a scalar). */
+uint64_t ossai_fbx_scalar_size(char type);
+/* Whether a type code is an array's ('f' 'd' 'l' 'i' 'b' 'c'). */
+bool ossai_fbx_is_array(char type);
 
 /* ---- animated properties (import_fbx_props.c) ---- */
 

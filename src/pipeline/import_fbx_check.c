@@ -4,7 +4,9 @@
  * than its bytes can hold (a binary array length of 0xFFFFFFFF made assimp
  * 5.2 allocate 4 GB and read garbage), and a node hierarchy (models joined
  * by "OO" connections) that is a tree no deeper than OSSA_IMPORT_MAX_DEPTH:
- * assimp converts it recursively, once under every parent a model has. */
+ * assimp converts it recursively, once under every parent a model has.
+ * A binary file's records are also handed, once checked, to a visitor
+ * (import_fbx.h: the reader of animated properties). */
 #include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -79,21 +81,6 @@ static bool add_link(fbx *f, int64_t child, int64_t parent)
     }
     f->links[f->link_count++] = (link){child, parent};
     return true;
-}
-
-uint64_t ossai_fbx_le(const unsigned char *p, int bytes)
-{
-    uint64_t v = 0;
-    for (int i = bytes - 1; i >= 0; --i)
-        v = v << 8 | p[i];
-    return v;
-}
-
-#define le ossai_fbx_le
-
-bool ossai_fbx_name_is(const unsigned char *name, uint64_t length, const char *text)
-{
-    return length == strlen(text) && memcmp(name, text, (size_t)length) == 0;
 }
 
 /* ---- the hierarchy, for both forms ---- */
@@ -192,8 +179,8 @@ static ossa_result array_property(fbx *f, uint64_t at, char type, uint64_t end, 
 {
     if (end - at < 12)
         return fail(f, at, "an array property runs past its record%.0llu%.0llu", 0, 0);
-    const uint64_t length = le(f->d + at, 4), encoding = le(f->d + at + 4, 4),
-                   stored = le(f->d + at + 8, 4);
+    const uint64_t length = ossai_fbx_le(f->d + at, 4), encoding = ossai_fbx_le(f->d + at + 4, 4),
+                   stored = ossai_fbx_le(f->d + at + 8, 4);
     const uint64_t stride = type == 'd' || type == 'l' ? 8 : type == 'f' || type == 'i' ? 4 : 1;
     const uint64_t bytes = length * stride;
     if (stored > end - at - 12)
@@ -211,50 +198,6 @@ static ossa_result array_property(fbx *f, uint64_t at, char type, uint64_t end, 
     return OSSA_OK;
 }
 
-/* Bytes of a scalar property's value (0: not a scalar type). */
-static uint64_t scalar_size(char type)
-{
-    switch (type) {
-    case 'C': return 1;
-    case 'Y': return 2;
-    case 'I': case 'F': return 4;
-    case 'D': case 'L': return 8;
-    default: return 0;
-    }
-}
-
-static bool is_array(char type)
-{
-    return type == 'f' || type == 'd' || type == 'l' || type == 'i' || type == 'b' || type == 'c';
-}
-
-bool ossai_fbx_value_at(const ossai_fbx_record *r, uint64_t index, ossai_fbx_value *out)
-{
-    uint64_t at = r->props_at;
-    for (uint64_t p = 0; p < r->count && at < r->props_end; ++p) {
-        const char type = (char)r->data[at++];
-        ossai_fbx_value v = {type, r->data + at, scalar_size(type), 0, 0, at - 1};
-        uint64_t size = v.size;
-        if (type == 'S' || type == 'R') {
-            v.bytes = r->data + at + 4;
-            v.size = le(r->data + at, 4);
-            size = 4 + v.size;
-        } else if (is_array(type)) {
-            v.length = le(r->data + at, 4);
-            v.encoding = (uint32_t)le(r->data + at + 4, 4);
-            v.size = le(r->data + at + 8, 4);
-            v.bytes = r->data + at + 12;
-            size = 12 + v.size;
-        }
-        if (p == index) {
-            *out = v;
-            return true;
-        }
-        at += size;
-    }
-    return false;
-}
-
 /* The properties of a record, [at, end); ids of models and connections
  * are collected on the way. */
 static ossa_result properties(fbx *f, uint64_t at, uint64_t end, uint64_t count, int context,
@@ -270,12 +213,12 @@ static ossa_result properties(fbx *f, uint64_t at, uint64_t end, uint64_t count,
             return fail(f, at, "a record's %llu properties run past its %llu bytes", count,
                         end);
         const char type = (char)f->d[at++];
-        uint64_t size = scalar_size(type), next = 0;
+        uint64_t size = ossai_fbx_scalar_size(type), next = 0;
         if (type == 'S' || type == 'R') {
             if (end - at < 4)
                 return fail(f, at, "a string runs past its record%.0llu%.0llu", 0, 0);
-            size = 4 + le(f->d + at, 4);
-        } else if (is_array(type)) {
+            size = 4 + ossai_fbx_le(f->d + at, 4);
+        } else if (ossai_fbx_is_array(type)) {
             ossa_result r = array_property(f, at, type, end, &next);
             if (r)
                 return r;
@@ -289,7 +232,7 @@ static ossa_result properties(fbx *f, uint64_t at, uint64_t end, uint64_t count,
         if (type == 'S' && p == 0 && size == 6 && memcmp(f->d + at + 4, "OO", 2) == 0)
             object_object = true;
         if (type == 'L' && id_count < 2 && (model ? p == 0 : connection && p >= 1))
-            ids[id_count++] = (int64_t)le(f->d + at, 8);
+            ids[id_count++] = (int64_t)ossai_fbx_le(f->d + at, 8);
         at += size;
     }
     if (at != end)
@@ -312,8 +255,8 @@ static ossa_result record(fbx *f, uint64_t at, uint64_t limit, int depth, int co
         return fail(f, at, "a record header runs past the end (%llu bytes left)%.0llu",
                     limit - at, 0);
     const unsigned char *h = f->d + at;
-    const uint64_t end = le(h, (int)word), count = le(h + word, (int)word),
-                   props = le(h + 2 * word, (int)word), name_length = h[3 * word];
+    const uint64_t end = ossai_fbx_le(h, (int)word), count = ossai_fbx_le(h + word, (int)word),
+                   props = ossai_fbx_le(h + 2 * word, (int)word), name_length = h[3 * word];
     if (end == 0) {
         *next = 0;
         return OSSA_OK;
@@ -367,7 +310,7 @@ static ossa_result binary(fbx *f)
 {
     if (f->n < 27)
         return fail(f, 0, "a binary FBX header needs 27 bytes, the file has %llu%.0llu", f->n, 0);
-    f->wide = le(f->d + 23, 4) >= 7500;
+    f->wide = ossai_fbx_le(f->d + 23, 4) >= 7500;
     uint64_t at = 27;
     const uint64_t header = f->wide ? 25 : 13;
     while (f->n - at >= header) {
