@@ -1,5 +1,5 @@
 /* import_fbx_props_test.c - FBX animated properties as float tracks.
- * Synthetic binary files (fbx_binary_writer.h) hold a node with a
+ * Synthetic files, binary (fbx_binary_writer.h) and ASCII, hold a node with a
  * translation curve, animated user properties (a stepped "footstep", a
  * vector "Tint"), a built-in one ("Visibility") and a hidden user one: the
  * expected tracks are the written keys. The real walk.fbx's camera "Roll"
@@ -232,6 +232,82 @@ static const char *write_scene(const char *file, enum fault fault)
     return path;
 }
 
+/* ASCII keys: "*n { a: t0,t1... }" of ticks from the clip's start in
+ * seconds, or of values. */
+static void ascii_keys(FILE *f, const char *key, const double *x, int n, bool ticks)
+{
+    fprintf(f, "\t\t%s: *%d {\n\t\t\ta: ", key, n);
+    for (int k = 0; k < n; ++k)
+        fprintf(f, ticks ? "%s%.0f" : "%s%.9g", k ? "," : "", ticks ? round(START + x[k] * TICKS) : x[k]);
+    fprintf(f, "\n\t\t}\n");
+}
+
+static void ascii_curve(FILE *f, int id, const double *seconds, const double *values, int n,
+                        int value_count, int flags)
+{
+    fprintf(f, "\tAnimationCurve: %d, \"AnimCurve::\", \"\" {\n\t\tDefault: 0\n\t\tKeyVer: 4009\n",
+            id);
+    ascii_keys(f, "KeyTime", seconds, n, true);
+    ascii_keys(f, "KeyValueFloat", values, value_count, false);
+    if (flags) {
+        const double f1[1] = {flags}, runs[1] = {n};
+        ascii_keys(f, "KeyAttrFlags", f1, 1, false);
+        ascii_keys(f, "KeyAttrRefCount", runs, 1, false);
+    }
+    fprintf(f, "\t}\n");
+}
+
+/* The same scene as an ASCII FBX (FINE or COUNT_MISMATCH). */
+static const char *write_ascii_scene(const char *file, enum fault fault)
+{
+    static char path[1024];
+    snprintf(path, sizeof path, "%s/%s", ts_temp_dir(), file);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        abort();
+    fprintf(f, "; FBX 7.4.0 project file\nFBXHeaderExtension:  {\n\tFBXHeaderVersion: 1003\n"
+               "\tFBXVersion: 7400\n}\nObjects:  {\n"
+               "\tModel: 100, \"Model::Root\", \"Null\" {\n\t\tVersion: 232\n"
+               "\t\tProperties70:  {\n"
+               "\t\t\tP: \"Lcl Translation\", \"Lcl Translation\", \"\", \"A\",0,0,0\n"
+               "\t\t\tP: \"footstep\", \"Number\", \"\", \"A+U\",0\n"
+               "\t\t\tP: \"Tint\", \"Vector3D\", \"Vector\", \"A+U\",0,0,0\n"
+               "\t\t\tP: \"Visibility\", \"Visibility\", \"\", \"A\",1\n"
+               "\t\t\tP: \"secret\", \"Number\", \"\", \"A+UH\",0\n\t\t}\n\t}\n");
+    fprintf(f, "\tAnimationStack: 300, \"AnimStack::walk\", \"\" {\n\t\tProperties70:  {\n"
+               "\t\t\tP: \"LocalStart\", \"KTime\", \"Time\", \"\",%.0f\n"
+               "\t\t\tP: \"LocalStop\", \"KTime\", \"Time\", \"\",%.0f\n\t\t}\n\t}\n",
+            START, START + TICKS);
+    fprintf(f, "\tAnimationLayer: 400, \"AnimLayer::BaseLayer\", \"\" {\n\t}\n");
+    const char *nodes[5] = {"T", "footstep", "Tint", "Visibility", "secret"};
+    for (int k = 0; k < 5; ++k)
+        fprintf(f, "\tAnimationCurveNode: %d, \"AnimCurveNode::%s\", \"\" {\n"
+                   "\t\tProperties70:  {\n\t\t\tP: \"d|X\", \"Number\", \"\", \"A\",0\n\t\t}\n\t}\n",
+                500 + 10 * k, nodes[k]);
+    const double move_s[2] = {0.0, 1.0}, move_v[2] = {0, 10}, line_s[2] = {0.0, 1.0};
+    ascii_curve(f, 601, move_s, move_v, 2, 2, 0);
+    ascii_curve(f, 611, footstep_s, footstep_v, 5, fault == COUNT_MISMATCH ? 4 : 5, 0x2);
+    for (int c = 0; c < 3; ++c) {
+        const double v[2] = {tint_from[c], tint_to[c]};
+        ascii_curve(f, 621 + c, line_s, v, 2, 2, 0x4);
+    }
+    const double visible[2] = {1, 0}, hidden[2] = {5, 6};
+    ascii_curve(f, 631, line_s, visible, 2, 2, 0);
+    ascii_curve(f, 641, line_s, hidden, 2, 2, 0);
+    fprintf(f, "}\nConnections:  {\n\tC: \"OO\",100,0\n\tC: \"OO\",400,300\n");
+    const char *props[5] = {"Lcl Translation", "footstep", "Tint", "Visibility", "secret"};
+    for (int k = 0; k < 5; ++k)
+        fprintf(f, "\tC: \"OO\",%d,400\n\tC: \"OP\",%d,100, \"%s\"\n", 500 + 10 * k,
+                500 + 10 * k, props[k]);
+    fprintf(f, "\tC: \"OP\",601,500, \"d|X\"\n\tC: \"OP\",611,510, \"d|footstep\"\n"
+               "\tC: \"OP\",621,520, \"d|X\"\n\tC: \"OP\",622,520, \"d|Y\"\n"
+               "\tC: \"OP\",623,520, \"d|Z\"\n\tC: \"OP\",631,530, \"d|Visibility\"\n"
+               "\tC: \"OP\",641,540, \"d|secret\"\n}\n");
+    if (fclose(f) != 0)
+        abort();
+    return path;
+}
+
 static const ossa_raw_float_track *find_track(const ossa_import *im, const char *name)
 {
     for (int t = 0; im->clip_float_tracks && t < im->clip_float_tracks[0].count; ++t)
@@ -312,6 +388,29 @@ TEST(fbx_clip_without_local_start_starts_at_its_earliest_key)
     REQUIRE(root->translation.key_count >= 1);
     CHECK_NEAR(root->translation.times_s[0], 0.0, 1e-6);
     ossa_import_free(&im);
+}
+
+TEST(fbx_ascii_files_give_the_same_tracks)
+{
+    const char *names[1] = {"Root.Visibility"};
+    ossa_import_options options;
+    memset(&options, 0, sizeof options);
+    options.track_nodes = names;
+    options.track_node_count = 1;
+    ossa_import im;
+    ossa_error e;
+    REQUIRE_OK(ossa_import_file(write_ascii_scene("ascii.fbx", FINE), &options, &im, &e), e);
+    REQUIRE(im.clip_count == 1);
+    CHECK_INT(im.clip_float_tracks[0].count, 5);
+    expect_scene_tracks(&im, 0.0);
+    const double line_s[2] = {0.0, 1.0}, visible[2] = {1, 0};
+    expect_keys(find_track(&im, "Root.Visibility"), line_s, visible, 2, 0.0, OSSA_INTERP_LINEAR);
+    CHECK(find_track(&im, "Root.secret") == NULL);
+    ossa_import_free(&im);
+    const char *bad = write_ascii_scene("ascii_counts.fbx", COUNT_MISMATCH);
+    CHECK(ossa_import_file(bad, NULL, &im, &e) != OSSA_OK);
+    CHECK(strstr(e.message, "ascii_counts.fbx") && strstr(e.message, "AnimationCurve 611") &&
+          strstr(e.message, "5 key times but 4 values"));
 }
 
 /* Baked into a clip, the tracks play the source's keys. */
@@ -465,6 +564,7 @@ TEST(fbx_real_camera_roll_matches_an_independent_reader)
 UTEST_MAIN(fbx_user_properties_become_float_tracks_of_their_clip,
            fbx_named_properties_are_imported_too,
            fbx_clip_without_local_start_starts_at_its_earliest_key,
+           fbx_ascii_files_give_the_same_tracks,
            fbx_property_tracks_bake_into_the_clip,
            fbx_malformed_property_curves_are_refused_naming_file_curve_and_fault,
            fbx_property_tracks_from_the_command_line,

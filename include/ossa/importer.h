@@ -99,9 +99,9 @@ typedef struct ossa_import {
     /* Per clip (clip_count entries): its animated scalar channels as float
      * tracks (ossa_clip_build_options.float_tracks) - glTF morph target
      * weights ("<node>.weights[i]") and the channels of
-     * options.track_nodes, and a binary FBX's animated user properties
+     * options.track_nodes, and an FBX file's animated user properties
      * ("<object>.<property>", docs/locomotion.md). Collada animated custom
-     * values and ASCII FBX properties are not read. */
+     * values are not read. */
     const ossa_raw_float_tracks *clip_float_tracks;
     /* Skinned meshes, and rigid meshes attached to a joint (one skin joint,
      * weight 1). Vertices are in source order: a file's own order for

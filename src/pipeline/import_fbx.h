@@ -1,4 +1,4 @@
-/* import_fbx.h - the FBX binary record walk shared by the preflight
+/* import_fbx.h - the FBX record walk (binary and ASCII) shared by the preflight
  * (import_fbx_check.c) and the reader of animated properties
  * (import_fbx_props.c, import_fbx_curves.c): a visitor sees every record
  * once its properties are checked, and reads them with ossai_fbx_value_at
@@ -14,18 +14,24 @@
 /* FBX time: ticks per second. */
 #define OSSAI_FBX_TICKS_PER_SECOND 46186158000.0
 
-/* One record of a binary file whose properties were checked. */
+/* One record whose properties were checked: binary (count properties in
+ * [props_at, props_end)) or ASCII (text: the values' text there, e.g.
+ * `100, "Model::Root", "Null"`; an array's values are the text of its
+ * child record `a`). */
 typedef struct ossai_fbx_record {
     const unsigned char *data; /* the whole file */
     const unsigned char *name;
     uint64_t name_length;
-    uint64_t props_at, props_end, count; /* the properties: [props_at, props_end) */
-    int depth;                           /* 0 for top-level records */
+    uint64_t props_at, props_end, count;
+    int depth; /* 0 for top-level records */
+    bool text; /* an ASCII file's */
 } ossai_fbx_record;
 
-/* One property. Scalars and strings: bytes, size. Arrays: length values of
- * `type` ('f' 'd' 'l' 'i' 'b' 'c'), stored in size bytes at bytes, deflated
- * when encoding is 1. */
+/* One property. Scalars and strings: bytes, size (ASCII: an integer is
+ * 'L', any other number 'D', their text at bytes). Binary arrays: length
+ * values of `type` ('f' 'd' 'l' 'i' 'b' 'c'), stored in size bytes at
+ * bytes, deflated when encoding is 1. ASCII arrays: type 't', length
+ * numbers written in the size bytes at bytes. */
 typedef struct ossai_fbx_value {
     char type;
     const unsigned char *bytes;
@@ -33,10 +39,11 @@ typedef struct ossai_fbx_value {
     uint64_t length;
     uint32_t encoding;
     uint64_t at; /* offset of the property in the file, for messages */
+    bool text;   /* ASCII: bytes hold the value's text */
 } ossai_fbx_value;
 
-/* Called for each record of a binary file in file order, parents before
- * children; a non-OK result stops the walk with that result. */
+/* Called for each record in file order, parents before children; a
+ * non-OK result stops the walk with that result. */
 typedef struct ossai_fbx_visitor {
     ossa_result (*visit)(void *context, const ossai_fbx_record *record);
     void *context;
@@ -52,6 +59,10 @@ bool ossai_fbx_name_is(const unsigned char *name, uint64_t length, const char *t
 uint64_t ossai_fbx_scalar_size(char type);
 /* Whether a type code is an array's ('f' 'd' 'l' 'i' 'b' 'c'). */
 bool ossai_fbx_is_array(char type);
+/* An integer property (binary 'L' 'I' 'Y' 'C', or ASCII text); 0 else. */
+int64_t ossai_fbx_int(const ossai_fbx_value *value);
+/* An ASCII record's whole value text as an array (type 't'). */
+ossai_fbx_value ossai_fbx_text_array(const ossai_fbx_record *record);
 
 /* ---- animated properties (import_fbx_props.c) ---- */
 

@@ -5,7 +5,7 @@
  * 5.2 allocate 4 GB and read garbage), and a node hierarchy (models joined
  * by "OO" connections) that is a tree no deeper than OSSA_IMPORT_MAX_DEPTH:
  * assimp converts it recursively, once under every parent a model has.
- * A binary file's records are also handed, once checked, to a visitor
+ * Records of both forms are also handed, once checked, to a visitor
  * (import_fbx.h: the reader of animated properties). */
 #include <ctype.h>
 #include <stdint.h>
@@ -272,7 +272,7 @@ static ossa_result record(fbx *f, uint64_t at, uint64_t limit, int depth, int co
         return r;
     if (f->visitor) {
         const ossai_fbx_record visited = {f->d, name, name_length, props_at, props_end, count,
-                                          depth};
+                                          depth, false};
         if ((r = f->visitor->visit(f->visitor->context, &visited)))
             return r;
     }
@@ -348,6 +348,7 @@ static uint64_t skip_blank(const fbx *f, uint64_t at)
 typedef struct ascii_record {
     const unsigned char *key;
     uint64_t key_length;
+    uint64_t values_at; /* where its values start (after the ':') */
     int64_t values[3];
     int value_count;
     bool oo;
@@ -359,17 +360,27 @@ static bool key_is(const ascii_record *rec, const char *name)
            memcmp(rec->key, name, rec->key_length) == 0;
 }
 
-/* The record ends (a new key, a brace, the end): collects what it names.
- * False when out of memory. */
-static bool flush(fbx *f, ascii_record *rec, int context)
+/* The record ends at `end` (a new key, a brace, the end of the file):
+ * collects what it names, and hands it to the visitor (its values are the
+ * text [values_at, end), its depth the braces around it). */
+static ossa_result flush(fbx *f, ascii_record *rec, int context, int depth, uint64_t end)
 {
     bool ok = true;
     if (context == IN_OBJECTS && key_is(rec, "Model") && rec->value_count >= 1)
         ok = add_model(f, rec->values[0]);
     else if (context == IN_CONNECTIONS && key_is(rec, "C") && rec->oo && rec->value_count >= 3)
         ok = add_link(f, rec->values[1], rec->values[2]);
+    if (!ok)
+        return out_of_memory(f);
+    if (f->visitor && rec->key) {
+        const ossai_fbx_record visited = {f->d,  rec->key, rec->key_length, rec->values_at,
+                                          end,   0,        depth,           true};
+        ossa_result r = f->visitor->visit(f->visitor->context, &visited);
+        if (r)
+            return r;
+    }
     memset(rec, 0, sizeof *rec);
-    return ok;
+    return OSSA_OK;
 }
 
 /* ASCII records: `Key: values {` ... `}`. Tracks brace depth, array sizes
@@ -393,8 +404,9 @@ static ossa_result ascii(fbx *f)
                 inner = IN_OBJECTS;
             if (depth == 0 && key_is(&rec, "Connections"))
                 inner = IN_CONNECTIONS;
-            if (!flush(f, &rec, block[depth]))
-                return out_of_memory(f);
+            ossa_result r = flush(f, &rec, block[depth], depth, at);
+            if (r)
+                return r;
             if (c == '{' && depth >= OSSA_IMPORT_MAX_DEPTH)
                 return fail(f, at, "braces nest deeper than %llu levels%.0llu",
                             OSSA_IMPORT_MAX_DEPTH, 0);
@@ -434,10 +446,12 @@ static ossa_result ascii(fbx *f)
         if (end == at)
             end = at + 1;
         if (end < f->n && f->d[end] == ':') {
-            if (!flush(f, &rec, block[depth]))
-                return out_of_memory(f);
+            ossa_result r = flush(f, &rec, block[depth], depth, at);
+            if (r)
+                return r;
             rec.key = f->d + at;
             rec.key_length = end - at;
+            rec.values_at = end + 1;
             at = end + 1;
             continue;
         }
@@ -451,7 +465,7 @@ static ossa_result ascii(fbx *f)
         ++rec.value_count;
         at = end;
     }
-    return flush(f, &rec, block[depth]) ? OSSA_OK : out_of_memory(f);
+    return flush(f, &rec, block[depth], depth, f->n);
 }
 
 ossa_result ossai_fbx_preflight(ossa_import *im, const char *path, const unsigned char *data,

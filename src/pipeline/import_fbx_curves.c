@@ -1,8 +1,10 @@
 /* import_fbx_curves.c - one FBX AnimationCurve's keys as a float track:
  * its arrays decoded (inflated with zlib when deflated) and checked: as
  * many times as values, times increasing, values finite. */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
@@ -16,9 +18,45 @@ static uint64_t stride_of(char type)
     return type == 'd' || type == 'l' ? 8 : type == 'f' || type == 'i' ? 4 : 1;
 }
 
+/* An ASCII array: its numbers. */
+static double *text_array(ossa_import *im, const char *path, const ossai_fbx_value *value,
+                          const char *what, ossa_error *error)
+{
+    double *out = ossai_import_alloc(im, (size_t)value->length + 1, sizeof *out);
+    if (!out) {
+        ossa_error_set(error, OSSA_ERR_OUT_OF_MEMORY, -1, -1, "%s: out of memory for %s", path,
+                       what);
+        return NULL;
+    }
+    const unsigned char *c = value->bytes, *end = value->bytes + value->size;
+    for (uint64_t k = 0; k < value->length; ++k) {
+        while (c < end && (isspace(*c) || *c == ','))
+            ++c;
+        char number[64];
+        size_t n = 0;
+        while (c + n < end && !isspace(c[n]) && c[n] != ',' && n < sizeof number - 1)
+            ++n;
+        memcpy(number, c, n);
+        number[n] = '\0';
+        char *stop = NULL;
+        out[k] = strtod(number, &stop);
+        if (n == 0 || *stop != '\0') {
+            ossa_error_set(error, OSSA_ERR_IMPORT, -1, (int64_t)(c - value->bytes + value->at),
+                           "%s: at byte %llu: %s: value %llu ('%s') is not a number", path,
+                           (unsigned long long)(c - value->bytes + value->at), what,
+                           (unsigned long long)k, number);
+            return NULL;
+        }
+        c += n > 0 ? n : 1;
+    }
+    return out;
+}
+
 double *ossai_fbx_array(ossa_import *im, const char *path, const ossai_fbx_value *value,
                         const char *what, ossa_error *error)
 {
+    if (value->type == 't')
+        return text_array(im, path, value, what, error);
     const uint64_t stride = stride_of(value->type), bytes = value->length * stride;
     /* The preflight bounded bytes (below 4 GB, and what the stored bytes can
      * hold); a value count past int is refused here. */
@@ -124,7 +162,8 @@ ossa_result ossai_fbx_curve_track(ossa_import *im, const char *path,
         return ossa_error_set(error, OSSA_ERR_IMPORT, -1, -1,
                               "%s: AnimationCurve %lld ('%s') has no %s", path,
                               (long long)curve_id, name, missing);
-    if (arrays[0].type != 'l' || (arrays[1].type != 'f' && arrays[1].type != 'd'))
+    if ((arrays[0].type != 'l' && arrays[0].type != 't') ||
+        (arrays[1].type != 'f' && arrays[1].type != 'd' && arrays[1].type != 't'))
         return ossa_error_set(error, OSSA_ERR_IMPORT, -1, -1,
                               "%s: AnimationCurve %lld ('%s'): KeyTime must be an int64 array "
                               "and KeyValueFloat a float array (types '%c' and '%c')",

@@ -1,6 +1,6 @@
 /* import_fbx_props.c - FBX animated properties other than a node's
  * transform (assimp keeps only Lcl Translation / Rotation / Scaling) as
- * float tracks: gathered while the preflight walks a binary file
+ * float tracks: gathered while the preflight walks the file (binary or ASCII)
  * (objects, curves, Properties70 flags, connections), then resolved curve
  * -> curve node -> property of an object, and curve node -> layer ->
  * stack (the clip). Kept: user properties (flag 'U', not hidden 'H') and
@@ -13,7 +13,7 @@
 
 enum kind { K_OTHER, K_CURVE, K_CURVE_NODE, K_LAYER, K_STACK, K_MODEL, K_ATTRIBUTE };
 /* What a record being walked is (per depth). */
-enum role { R_OTHER, R_OBJECTS, R_CONNECTIONS, R_OBJECT, R_PROPS70 };
+enum role { R_OTHER, R_OBJECTS, R_CONNECTIONS, R_OBJECT, R_PROPS70, R_KEYS /* + KEY_* */ };
 enum { KEY_TIME, KEY_VALUE, KEY_FLAGS, KEY_RUNS };
 
 typedef struct object {
@@ -71,17 +71,29 @@ static bool grow(void **items, int *capacity, int count, size_t size)
     return true;
 }
 
-/* An FBX binary name "Name\0\1Class" -> "Name" (a copy). */
-static const char *name_of(ossai_fbx_reader *rd, const ossai_fbx_value *v)
+/* A string property (a copy). An object's name drops its class: binary
+ * "Name\0\1Class", ASCII "Class::Name" -> "Name". */
+static const char *string_of(ossai_fbx_reader *rd, const ossai_fbx_value *v, bool is_name)
 {
     if (v->type != 'S')
         return ossai_import_strdup(rd->im, "");
-    size_t n = 0;
-    while (n < v->size && v->bytes[n] != 0)
-        ++n;
+    const unsigned char *text = v->bytes;
+    size_t n = (size_t)v->size;
+    if (is_name && v->text) {
+        for (size_t k = 0; k + 1 < n; ++k)
+            if (text[k] == ':' && text[k + 1] == ':') {
+                text += k + 2;
+                n -= k + 2;
+                break;
+            }
+    } else if (is_name) {
+        n = 0;
+        while (n < v->size && text[n] != 0)
+            ++n;
+    }
     char *s = ossai_import_alloc(rd->im, n + 1, 1);
     if (s)
-        memcpy(s, v->bytes, n);
+        memcpy(s, text, n);
     return s;
 }
 
@@ -90,7 +102,7 @@ static int64_t id_of(const ossai_fbx_record *r, uint64_t index)
     ossai_fbx_value v;
     if (!ossai_fbx_value_at(r, index, &v) || v.type != 'L')
         return 0;
-    return (int64_t)ossai_fbx_le(v.bytes, 8);
+    return ossai_fbx_int(&v);
 }
 
 static bool string_at(const ossai_fbx_record *r, uint64_t index, ossai_fbx_value *v)
@@ -115,7 +127,7 @@ static bool add_object(ossai_fbx_reader *rd, const ossai_fbx_record *r)
         if (ossai_fbx_name_is(r->name, r->name_length, kinds[k].record))
             o->kind = kinds[k].kind;
     ossai_fbx_value name;
-    o->name = string_at(r, 1, &name) ? name_of(rd, &name) : "";
+    o->name = string_at(r, 1, &name) ? string_of(rd, &name, true) : "";
     return o->name != NULL;
 }
 
@@ -144,7 +156,7 @@ static bool add_property(ossai_fbx_reader *rd, const ossai_fbx_record *r)
     if (!grow((void **)&rd->user, &rd->user_capacity, rd->user_count, sizeof(user_property)))
         return false;
     rd->user[rd->user_count].object = o->id;
-    rd->user[rd->user_count].name = name_of(rd, &name);
+    rd->user[rd->user_count].name = string_of(rd, &name, false);
     return rd->user[rd->user_count++].name != NULL;
 }
 
@@ -161,7 +173,7 @@ static bool add_connection(ossai_fbx_reader *rd, const ossai_fbx_record *r)
     connection *c = &rd->links[rd->link_count++];
     c->child = id_of(r, 1);
     c->parent = id_of(r, 2);
-    c->property = op && string_at(r, 3, &property) ? name_of(rd, &property) : NULL;
+    c->property = op && string_at(r, 3, &property) ? string_of(rd, &property, false) : NULL;
     return !op || c->property;
 }
 
@@ -187,12 +199,18 @@ static ossa_result visit(void *context, const ossai_fbx_record *r)
                                             "KeyAttrRefCount"};
         for (int k = 0; k < 4 && o->kind == K_CURVE; ++k)
             if (ossai_fbx_name_is(r->name, r->name_length, keys[k]) ||
-                (k == KEY_VALUE && ossai_fbx_name_is(r->name, r->name_length, "KeyValueDouble")))
-                ossai_fbx_value_at(r, 0, &o->arrays[k]);
+                (k == KEY_VALUE && ossai_fbx_name_is(r->name, r->name_length, "KeyValueDouble"))) {
+                if (r->text)
+                    role = R_KEYS + k; /* ASCII: the values are its child `a` */
+                else
+                    ossai_fbx_value_at(r, 0, &o->arrays[k]);
+            }
         if (ossai_fbx_name_is(r->name, r->name_length, "Properties70"))
             role = R_PROPS70;
     } else if (parent == R_PROPS70 && ossai_fbx_name_is(r->name, r->name_length, "P")) {
         ok = add_property(rd, r);
+    } else if (parent >= R_KEYS && ossai_fbx_name_is(r->name, r->name_length, "a")) {
+        rd->objects[rd->object_count - 1].arrays[parent - R_KEYS] = ossai_fbx_text_array(r);
     }
     if (r->depth <= OSSA_IMPORT_MAX_DEPTH)
         rd->roles[r->depth] = role;
@@ -312,7 +330,8 @@ static ossa_result clip_start(ossai_fbx_reader *rd, object *stack, int64_t *star
         for (int i = 0; i < rd->object_count; ++i) {
             const object *curve = &rd->objects[i];
             const object *node = curve->kind == K_CURVE ? find(rd, curve->node) : NULL;
-            if (!node || stack_of(rd, node) != stack || curve->arrays[KEY_TIME].type != 'l' ||
+            const char type = curve->arrays[KEY_TIME].type;
+            if (!node || stack_of(rd, node) != stack || (type != 'l' && type != 't') ||
                 curve->arrays[KEY_TIME].length == 0)
                 continue;
             const double *ticks =

@@ -109,7 +109,7 @@ typedef struct ossai_scene {
     bool all_nodes; /* ossa_import_options.all_nodes */
     bool no_meshes; /* ossa_import_options.no_meshes */
     ossai_dae_info dae; /* Collada only */
-    const struct ossai_fbx_tracks *fbx; /* FBX binary: animated properties (import_fbx.h) */
+    const struct ossai_fbx_tracks *fbx; /* FBX: animated properties (import_fbx.h) */
     ossai_node *nodes;
     int node_count;
     int *node_order; /* node indices sorted by (name, index) */

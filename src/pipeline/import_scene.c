@@ -112,7 +112,7 @@ static checked_format format_to_check(const char *path, const unsigned char *hea
 }
 
 /* Reads the file whole and runs the FBX or Collada preflight on it; an
- * FBX binary's animated properties are read on the same walk. */
+ * FBX file's animated properties are read on the same walk. */
 static ossa_result preflight_other(ossa_import *im, const char *path,
                                    const ossa_import_options *options, ossai_dae_info *dae,
                                    ossai_fbx_tracks *fbx, ossa_error *error)
