@@ -66,17 +66,6 @@ ossai_fbx_value ossai_fbx_text_array(const ossai_fbx_record *record);
 
 /* ---- animated properties (import_fbx_props.c) ---- */
 
-/* One float track read from the file, for the clip of its animation stack. */
-typedef struct ossai_fbx_track {
-    const char *stack; /* the animation stack's name (the clip's) */
-    ossa_raw_float_track track;
-} ossai_fbx_track;
-
-typedef struct ossai_fbx_tracks {
-    ossai_fbx_track *tracks;
-    int count;
-} ossai_fbx_tracks;
-
 /* The reader's state while the preflight walks the file. */
 typedef struct ossai_fbx_reader ossai_fbx_reader;
 
@@ -86,7 +75,7 @@ ossai_fbx_reader *ossai_fbx_reader_begin(ossa_import *im, const char *path,
                                          const ossa_import_options *options,
                                          ossa_error *error, ossai_fbx_visitor *visitor);
 /* After the walk (data still alive): the tracks, or a clear error. */
-ossa_result ossai_fbx_reader_finish(ossai_fbx_reader *reader, ossai_fbx_tracks *out);
+ossa_result ossai_fbx_reader_finish(ossai_fbx_reader *reader, ossai_file_tracks *out);
 /* Releases what the reader held outside the import. */
 void ossai_fbx_reader_free(ossai_fbx_reader *reader);
 

@@ -365,7 +365,7 @@ static const char *track_name(ossai_fbx_reader *rd, const object *curve, const o
     return ossai_import_strdup(rd->im, name);
 }
 
-ossa_result ossai_fbx_reader_finish(ossai_fbx_reader *rd, ossai_fbx_tracks *out)
+ossa_result ossai_fbx_reader_finish(ossai_fbx_reader *rd, ossai_file_tracks *out)
 {
     memset(out, 0, sizeof *out);
     if (rd->object_count == 0)
@@ -399,7 +399,7 @@ ossa_result ossai_fbx_reader_finish(ossai_fbx_reader *rd, ossai_fbx_tracks *out)
         bool twice = false;
         for (int t = 0; t < out->count && !twice; ++t)
             twice = strcmp(out->tracks[t].track.name, name) == 0 &&
-                    strcmp(out->tracks[t].stack, stack->name) == 0;
+                    strcmp(out->tracks[t].clip, stack->name) == 0;
         if (twice) {
             if (!ossai_import_warn(rd->im, "clip '%s': a second curve for '%s' ignored",
                                    stack->name, name))
@@ -412,7 +412,7 @@ ossa_result ossai_fbx_reader_finish(ossai_fbx_reader *rd, ossai_fbx_tracks *out)
         if (r || (r = ossai_fbx_curve_track(rd->im, rd->path, curve->id, name, curve->arrays,
                                             start, &out->tracks[out->count].track, rd->error)))
             return r;
-        out->tracks[out->count++].stack = stack->name;
+        out->tracks[out->count++].clip = stack->name;
     }
     return OSSA_OK;
 }
@@ -427,33 +427,4 @@ void ossai_fbx_reader_free(ossai_fbx_reader *reader)
     reader->objects = NULL;
     reader->user = NULL;
     reader->links = NULL;
-}
-
-ossa_result ossai_fbx_tracks_attach(ossai_scene *sc)
-{
-    const ossai_fbx_tracks *file = sc->fbx;
-    for (int t = 0; file && t < file->count; ++t) {
-        const ossai_fbx_track *in = &file->tracks[t];
-        ossai_node_clip *clip = NULL;
-        for (int c = 0; c < sc->clip_count && !clip; ++c)
-            if (sc->clips[c].name && strcmp(sc->clips[c].name, in->stack) == 0)
-                clip = &sc->clips[c];
-        if (!clip) {
-            /* assimp 5.2 makes no clip of a stack that moves no node */
-            if (!ossai_import_warn(sc->im,
-                                   "float track '%s' ignored: its animation stack '%s' moves no "
-                                   "node, so it is no clip",
-                                   in->track.name, in->stack))
-                goto oom;
-            continue;
-        }
-        ossa_raw_float_track *out = ossai_float_track_add(sc, clip);
-        if (!out)
-            goto oom;
-        *out = in->track;
-    }
-    return OSSA_OK;
-oom:
-    return ossa_error_set(sc->error, OSSA_ERR_OUT_OF_MEMORY, -1, -1, "%s: out of memory",
-                          sc->path);
 }

@@ -75,6 +75,34 @@ bool ossai_gltf_weight_tracks(ossai_scene *sc, ossai_node_clip *clip, const char
     return true;
 }
 
+ossa_result ossai_file_tracks_attach(ossai_scene *sc)
+{
+    const ossai_file_tracks *file = sc->file_tracks;
+    for (int t = 0; file && t < file->count; ++t) {
+        const ossai_file_track *in = &file->tracks[t];
+        ossai_node_clip *clip = !in->clip && sc->clip_count == 1 ? &sc->clips[0] : NULL;
+        for (int c = 0; c < sc->clip_count && !clip && in->clip; ++c)
+            if (sc->clips[c].name && strcmp(sc->clips[c].name, in->clip) == 0)
+                clip = &sc->clips[c];
+        if (!clip) {
+            /* assimp 5.2 makes no clip of an animation that moves no node */
+            if (!ossai_import_warn(sc->im, "float track '%s' ignored: %s%s%s", in->track.name,
+                                   in->clip ? "its clip '" : "the file has not one clip but ",
+                                   in->clip ? in->clip : (sc->clip_count ? "several" : "none"),
+                                   in->clip ? "' moves no node, so it is no clip" : ""))
+                return ossa_error_set(sc->error, OSSA_ERR_OUT_OF_MEMORY, -1, -1,
+                                      "%s: out of memory", sc->path);
+            continue;
+        }
+        ossa_raw_float_track *out = ossai_float_track_add(sc, clip);
+        if (!out)
+            return ossa_error_set(sc->error, OSSA_ERR_OUT_OF_MEMORY, -1, -1, "%s: out of memory",
+                                  sc->path);
+        *out = in->track;
+    }
+    return OSSA_OK;
+}
+
 /* Whether component c of interleaved keys changes. */
 static bool changes(const float *values, int key_count, int stride, int c)
 {
@@ -127,7 +155,7 @@ ossa_result ossai_float_tracks_finish(ossai_scene *sc, const ossa_import_options
         return ossa_error_set(sc->error, OSSA_ERR_MISSING_INPUT, -1, -1,
                               "%s: %d track nodes but no names", sc->path,
                               options->track_node_count);
-    ossa_result r = ossai_fbx_tracks_attach(sc);
+    ossa_result r = ossai_file_tracks_attach(sc);
     if (r)
         return r;
     for (int n = 0; n < options->track_node_count; ++n) {

@@ -97,7 +97,18 @@ typedef struct ossai_dae_info {
     int clip_name_count;
 } ossai_dae_info;
 
-struct ossai_fbx_tracks;
+/* Float tracks a file reader found where assimp does not look (FBX
+ * animated properties, Collada animated custom values), each for the clip
+ * named `clip` (NULL: the file's only clip). */
+typedef struct ossai_file_track {
+    const char *clip;
+    ossa_raw_float_track track;
+} ossai_file_track;
+
+typedef struct ossai_file_tracks {
+    ossai_file_track *tracks;
+    int count;
+} ossai_file_tracks;
 
 /* The state of one import, passed between the import_*.c files. */
 typedef struct ossai_scene {
@@ -109,7 +120,7 @@ typedef struct ossai_scene {
     bool all_nodes; /* ossa_import_options.all_nodes */
     bool no_meshes; /* ossa_import_options.no_meshes */
     ossai_dae_info dae; /* Collada only */
-    const struct ossai_fbx_tracks *fbx; /* FBX: animated properties (import_fbx.h) */
+    const ossai_file_tracks *file_tracks; /* FBX properties, Collada custom values */
     ossai_node *nodes;
     int node_count;
     int *node_order; /* node indices sorted by (name, index) */
@@ -164,9 +175,8 @@ ossa_result ossai_float_tracks_finish(ossai_scene *sc, const ossa_import_options
 /* import_float_tracks.c: room for one more float track of a clip (zeroed),
  * or NULL when out of memory. */
 ossa_raw_float_track *ossai_float_track_add(ossai_scene *sc, ossai_node_clip *clip);
-/* import_fbx_props.c: the FBX animated properties (sc->fbx) added to the
- * clips of their animation stacks. */
-ossa_result ossai_fbx_tracks_attach(ossai_scene *sc);
+/* import_float_tracks.c: sc->file_tracks added to the clips they name. */
+ossa_result ossai_file_tracks_attach(ossai_scene *sc);
 /* import_gltf_anim.c: a glTF morph weights channel -> float tracks of the
  * clip, "<node>.weights[i]", one per morph target. */
 bool ossai_gltf_weight_tracks(ossai_scene *sc, ossai_node_clip *clip, const char *node,

@@ -115,7 +115,7 @@ static checked_format format_to_check(const char *path, const unsigned char *hea
  * FBX file's animated properties are read on the same walk. */
 static ossa_result preflight_other(ossa_import *im, const char *path,
                                    const ossa_import_options *options, ossai_dae_info *dae,
-                                   ossai_fbx_tracks *fbx, ossa_error *error)
+                                   ossai_file_tracks *tracks, ossa_error *error)
 {
     unsigned char head[1024];
     FILE *f = fopen(path, "rb");
@@ -155,7 +155,7 @@ static ossa_result preflight_other(ossa_import *im, const char *path,
         }
         r = ossai_fbx_preflight(im, path, data, bytes, &visitor, error);
         if (r == OSSA_OK)
-            r = ossai_fbx_reader_finish(reader, fbx);
+            r = ossai_fbx_reader_finish(reader, tracks);
         ossai_fbx_reader_free(reader);
     } else {
         r = ossai_dae_preflight(im, path, data, bytes, dae, error);
@@ -237,10 +237,10 @@ ossa_result ossa_import_file(const char *path, const ossa_import_options *option
         return r;
     ossai_dae_info dae;
     memset(&dae, 0, sizeof dae);
-    ossai_fbx_tracks fbx;
-    memset(&fbx, 0, sizeof fbx);
+    ossai_file_tracks tracks;
+    memset(&tracks, 0, sizeof tracks);
     if (looks_like_gltf(path) ? (r = ossai_gltf_preflight(out, path, error)) != OSSA_OK
-                              : (r = preflight_other(out, path, options, &dae, &fbx, error)) !=
+                              : (r = preflight_other(out, path, options, &dae, &tracks, error)) !=
                                     OSSA_OK)
         goto fail;
     out->path = ossai_import_strdup(out, path);
@@ -271,7 +271,7 @@ ossa_result ossa_import_file(const char *path, const ossa_import_options *option
     sc.all_nodes = options->all_nodes;
     sc.no_meshes = options->no_meshes;
     sc.dae = dae;
-    sc.fbx = &fbx;
+    sc.file_tracks = &tracks;
     sc.error = error;
     r = run(&sc, options);
     if (sc.ai)
