@@ -66,8 +66,9 @@ typedef struct ossa_import_options {
      * ".rotation.w", ".scale.z"... one per component that changes over the
      * clip (lengths scaled). A name "<object>.<property>" (or one channel of
      * it, "<object>.<property>.x") also imports that animated FBX property
-     * when it is a built-in one (a camera's "Roll"); user properties come
-     * without being named. A name the file's clips do not animate gives no
+     * when it is a built-in one (a camera's "Roll"), and "<owner>.<sid>" a
+     * Collada animated number outside <extra> (a camera's "xfov"); user
+     * properties and <extra> values come without being named. A name the file's clips do not animate gives no
      * track (several files may share these options; ossa build refuses a
      * name no input animates). */
     const char *const *track_nodes;
@@ -99,9 +100,9 @@ typedef struct ossa_import {
     /* Per clip (clip_count entries): its animated scalar channels as float
      * tracks (ossa_clip_build_options.float_tracks) - glTF morph target
      * weights ("<node>.weights[i]") and the channels of
-     * options.track_nodes, and an FBX file's animated user properties
-     * ("<object>.<property>", docs/locomotion.md). Collada animated custom
-     * values are not read. */
+     * options.track_nodes, an FBX file's animated user properties
+     * ("<object>.<property>") and a Collada file's animated numbers inside
+     * <extra> elements ("<owner>.<sid>"); docs/locomotion.md. */
     const ossa_raw_float_tracks *clip_float_tracks;
     /* Skinned meshes, and rigid meshes attached to a joint (one skin joint,
      * weight 1). Vertices are in source order: a file's own order for

@@ -4,13 +4,15 @@
  * (assimp 5.2 reserves memory for every `count` it reads before it reads
  * the values: one attribute made it allocate 4-14 GB), and <instance_node>
  * used so that assimp's recursive copy stays finite: a node instancing
- * itself crashed it. */
+ * itself crashed it. Every element is also handed to a visitor
+ * (import_dae.h: the reader of animated custom values). */
 #include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "import_dae.h"
 #include "import_preflight.h"
 
 /* Elements nest a few levels deeper than nodes (COLLADA, library,
@@ -57,6 +59,7 @@ typedef struct scan {
     int open[OSSA_IMPORT_MAX_DEPTH + 2]; /* the nodes being read, outermost first */
     dae_instance *instances;
     int instance_count, instance_capacity;
+    const ossai_dae_visitor *visitor; /* may be NULL */
 } scan;
 
 static ossa_result fail(scan *s, const char *at, const char *format, const char *detail,
@@ -72,10 +75,8 @@ static ossa_result fail(scan *s, const char *at, const char *format, const char 
                           s->path, line, message);
 }
 
-/* Where the value of attribute `name` in the tag [tag, tag_end) is; false
- * when absent. */
-static bool attribute_span(const char *tag, const char *tag_end, const char *name,
-                           const char **value, size_t *length)
+bool ossai_dae_attribute(const char *tag, const char *tag_end, const char *name,
+                         const char **value, size_t *length)
 {
     const size_t n = strlen(name);
     for (const char *c = tag + 1; c + n + 2 < tag_end; ++c) {
@@ -114,7 +115,7 @@ static bool attribute(const char *tag, const char *tag_end, const char *name, ch
 {
     const char *value;
     size_t length;
-    if (!attribute_span(tag, tag_end, name, &value, &length))
+    if (!ossai_dae_attribute(tag, tag_end, name, &value, &length))
         return false;
     const size_t n = length < size - 1 ? length : size - 1;
     memcpy(out, value, n);
@@ -144,7 +145,7 @@ static bool node_open(scan *s, const char *tag, const char *tag_end)
     memset(n, 0, sizeof *n);
     n->size = 1;
     n->depth = s->node_depth - 1;
-    if (!attribute_span(tag, tag_end, "id", &n->id, &n->id_length))
+    if (!ossai_dae_attribute(tag, tag_end, "id", &n->id, &n->id_length))
         n->id = NULL;
     s->open[s->node_depth - 1] = s->node_count++;
     return true;
@@ -346,6 +347,11 @@ static ossa_result run(scan *s)
             if (s->primitive_depth >= 0 && s->depth == s->primitive_depth &&
                 (r = primitive_end(s, lt)))
                 return r;
+            if (s->visitor) {
+                const ossai_dae_element e = {lt, t, name, length, c, c, true, false};
+                if ((r = s->visitor->visit(s->visitor->context, &e)))
+                    return r;
+            }
             if (s->depth > 0)
                 --s->depth;
             if (name_is(name, length, "node") && s->node_depth > 0) {
@@ -377,7 +383,7 @@ static ossa_result run(scan *s)
         if (name_is(name, length, "instance_node")) {
             const char *url;
             size_t url_length;
-            if (attribute_span(lt, t, "url", &url, &url_length) && url_length > 1 &&
+            if (ossai_dae_attribute(lt, t, "url", &url, &url_length) && url_length > 1 &&
                 url[0] == '#') {
                 if (!grow((void **)&s->instances, &s->instance_capacity, s->instance_count,
                           sizeof *s->instances))
@@ -393,6 +399,13 @@ static ossa_result run(scan *s)
         const char *next = c;
         if ((r = start_tag(s, lt, name, length, t, empty, &next)))
             return r;
+        if (s->visitor) {
+            const char *text_end = empty ? c : memchr(c, '<', (size_t)(s->end - c));
+            const ossai_dae_element e = {lt,   t,     name, length, c, text_end ? text_end : s->end,
+                                         false, empty};
+            if ((r = s->visitor->visit(s->visitor->context, &e)))
+                return r;
+        }
         if (empty && s->primitive_depth == s->depth && is_primitive(name, length) &&
             (r = primitive_end(s, lt)))
             return r;
@@ -474,7 +487,8 @@ static ossa_result check_instances(scan *s)
 }
 
 ossa_result ossai_dae_preflight(ossa_import *im, const char *path, const unsigned char *data,
-                                size_t bytes, ossai_dae_info *info, ossa_error *error)
+                                size_t bytes, ossai_dae_info *info,
+                                const ossai_dae_visitor *visitor, ossa_error *error)
 {
     scan s;
     memset(&s, 0, sizeof s);
@@ -486,6 +500,7 @@ ossa_result ossai_dae_preflight(ossa_import *im, const char *path, const unsigne
     s.text = (const char *)data;
     s.end = s.text + bytes;
     s.primitive_depth = -1;
+    s.visitor = visitor;
     ossa_result r = run(&s);
     if (r == OSSA_OK)
         r = check_instances(&s);

@@ -18,6 +18,31 @@ static uint64_t stride_of(char type)
     return type == 'd' || type == 'l' ? 8 : type == 'f' || type == 'i' ? 4 : 1;
 }
 
+bool ossai_text_numbers(const char *text, size_t size, double *out, uint64_t count,
+                        uint64_t *bad)
+{
+    const char *c = text, *end = text + size;
+    for (uint64_t k = 0; k < count; ++k) {
+        while (c < end && (isspace((unsigned char)*c) || *c == ','))
+            ++c;
+        char number[64];
+        size_t n = 0;
+        while (c + n < end && !isspace((unsigned char)c[n]) && c[n] != ',' &&
+               n < sizeof number - 1)
+            ++n;
+        memcpy(number, c, n);
+        number[n] = '\0';
+        char *stop = NULL;
+        out[k] = strtod(number, &stop);
+        if (n == 0 || *stop != '\0') {
+            *bad = k;
+            return false;
+        }
+        c += n;
+    }
+    return true;
+}
+
 /* An ASCII array: its numbers. */
 static double *text_array(ossa_import *im, const char *path, const ossai_fbx_value *value,
                           const char *what, ossa_error *error)
@@ -28,26 +53,13 @@ static double *text_array(ossa_import *im, const char *path, const ossai_fbx_val
                        what);
         return NULL;
     }
-    const unsigned char *c = value->bytes, *end = value->bytes + value->size;
-    for (uint64_t k = 0; k < value->length; ++k) {
-        while (c < end && (isspace(*c) || *c == ','))
-            ++c;
-        char number[64];
-        size_t n = 0;
-        while (c + n < end && !isspace(c[n]) && c[n] != ',' && n < sizeof number - 1)
-            ++n;
-        memcpy(number, c, n);
-        number[n] = '\0';
-        char *stop = NULL;
-        out[k] = strtod(number, &stop);
-        if (n == 0 || *stop != '\0') {
-            ossa_error_set(error, OSSA_ERR_IMPORT, -1, (int64_t)(c - value->bytes + value->at),
-                           "%s: at byte %llu: %s: value %llu ('%s') is not a number", path,
-                           (unsigned long long)(c - value->bytes + value->at), what,
-                           (unsigned long long)k, number);
-            return NULL;
-        }
-        c += n > 0 ? n : 1;
+    uint64_t bad = 0;
+    if (!ossai_text_numbers((const char *)value->bytes, (size_t)value->size, out, value->length,
+                            &bad)) {
+        ossa_error_set(error, OSSA_ERR_IMPORT, -1, (int64_t)value->at,
+                       "%s: at byte %llu: %s: value %llu is not a number", path,
+                       (unsigned long long)value->at, what, (unsigned long long)bad);
+        return NULL;
     }
     return out;
 }

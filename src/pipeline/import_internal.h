@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "ossa/importer.h"
 
@@ -175,6 +176,11 @@ ossa_result ossai_float_tracks_finish(ossai_scene *sc, const ossa_import_options
 /* import_float_tracks.c: room for one more float track of a clip (zeroed),
  * or NULL when out of memory. */
 ossa_raw_float_track *ossai_float_track_add(ossai_scene *sc, ossai_node_clip *clip);
+/* import_fbx_curves.c: `count` numbers written in text[0, size),
+ * separated by blanks or commas, into out; false with *bad the index of
+ * the first that is missing or not a number. */
+bool ossai_text_numbers(const char *text, size_t size, double *out, uint64_t count,
+                        uint64_t *bad);
 /* import_float_tracks.c: sc->file_tracks added to the clips they name. */
 ossa_result ossai_file_tracks_attach(ossai_scene *sc);
 /* import_gltf_anim.c: a glTF morph weights channel -> float tracks of the

@@ -18,8 +18,11 @@ ossa_result ossai_fbx_preflight(ossa_import *im, const char *path, const unsigne
                                 size_t bytes, const struct ossai_fbx_visitor *visitor,
                                 ossa_error *error);
 /* Also collects the names of the file's <animation_clip> elements (their
- * name, else their id) into *info. */
+ * name, else their id) into *info; visitor (may be NULL) sees every
+ * element (import_dae.h). */
+struct ossai_dae_visitor;
 ossa_result ossai_dae_preflight(ossa_import *im, const char *path, const unsigned char *data,
-                                size_t bytes, ossai_dae_info *info, ossa_error *error);
+                                size_t bytes, ossai_dae_info *info,
+                                const struct ossai_dae_visitor *visitor, ossa_error *error);
 
 #endif /* OSSA_IMPORT_PREFLIGHT_H */

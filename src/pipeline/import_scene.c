@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
+#include "import_dae.h"
 #include "import_fbx.h"
 #include "import_gltf.h"
 #include "import_internal.h"
@@ -111,8 +112,9 @@ static checked_format format_to_check(const char *path, const unsigned char *hea
     return CHECK_NONE;
 }
 
-/* Reads the file whole and runs the FBX or Collada preflight on it; an
- * FBX file's animated properties are read on the same walk. */
+/* Reads the file whole and runs the FBX or Collada preflight on it; FBX
+ * animated properties and Collada animated custom values are read on the
+ * same walk. */
 static ossa_result preflight_other(ossa_import *im, const char *path,
                                    const ossa_import_options *options, ossai_dae_info *dae,
                                    ossai_file_tracks *tracks, ossa_error *error)
@@ -158,7 +160,16 @@ static ossa_result preflight_other(ossa_import *im, const char *path,
             r = ossai_fbx_reader_finish(reader, tracks);
         ossai_fbx_reader_free(reader);
     } else {
-        r = ossai_dae_preflight(im, path, data, bytes, dae, error);
+        ossai_dae_visitor visitor;
+        ossai_dae_reader *reader = ossai_dae_reader_begin(im, path, options, error, &visitor);
+        if (!reader) {
+            r = ossa_error_set(error, OSSA_ERR_OUT_OF_MEMORY, -1, -1, "%s: out of memory", path);
+            goto done;
+        }
+        r = ossai_dae_preflight(im, path, data, bytes, dae, &visitor, error);
+        if (r == OSSA_OK)
+            r = ossai_dae_reader_finish(reader, dae, tracks);
+        ossai_dae_reader_free(reader);
     }
 done:
     fclose(f);

@@ -116,11 +116,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (size)
             fwrite(data, 1, size, f);
         fclose(f);
-        /* Names that select built-in FBX properties (the seeds' own). */
-        static const char *const named[] = {"Root.Visibility", "Root.secret", "Camera01.Roll"};
+        /* Names that select built-in FBX properties and Collada values (the
+         * seeds' own). */
+        static const char *const named[] = {"Root.Visibility", "Root.secret", "Camera01.Roll",
+                                            "Cam.xfov"};
         ossa_import_options options = {0};
         options.track_nodes = named;
-        options.track_node_count = 3;
+        options.track_node_count = 4;
         ossa_import im;
         ossa_error e;
         if (ossa_import_file(path, &options, &im, &e) == OSSA_OK) {
