@@ -18,7 +18,8 @@ typedef struct keyed {
 
 static int span_order(span a, span b)
 {
-    const int c = memcmp(a.s, b.s, a.n < b.n ? a.n : b.n);
+    const size_t n = a.n < b.n ? a.n : b.n;
+    const int c = n ? memcmp(a.s, b.s, n) : 0;
     return c ? c : (a.n > b.n) - (a.n < b.n);
 }
 

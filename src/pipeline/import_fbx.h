@@ -11,8 +11,10 @@
 
 #include "import_internal.h"
 
-/* FBX time: ticks per second. */
+/* FBX time: ticks per second; key times ossa reads (2^62 ticks, some 3
+ * years: times and offsets stay exact int64 arithmetic in double range). */
 #define OSSAI_FBX_TICKS_PER_SECOND 46186158000.0
+#define OSSAI_FBX_MAX_TICKS 4611686018427387904.0
 
 /* One record whose properties were checked: binary (count properties in
  * [props_at, props_end)) or ASCII (text: the values' text there, e.g.

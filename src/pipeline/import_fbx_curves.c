@@ -151,7 +151,8 @@ static ossa_result all_constant(ossa_import *im, const char *path, int64_t id, c
                                   path, (long long)id, name, (unsigned long long)g, runs[g]);
         /* Runs that cover keys before the last decide. */
         if (runs[g] > 0.0 && covered < key_count - 1)
-            all &= ((uint32_t)(int64_t)flags[g] & FBX_INTERP_CONSTANT) != 0;
+            all &= flags[g] >= 0.0 && flags[g] < 4294967296.0 &&
+                   ((uint32_t)flags[g] & FBX_INTERP_CONSTANT) != 0;
         covered += runs[g];
     }
     if (covered != key_count)
@@ -197,6 +198,11 @@ ossa_result ossai_fbx_curve_track(ossa_import *im, const char *path,
     if (!times || !v)
         return ossa_error_set(error, OSSA_ERR_OUT_OF_MEMORY, -1, -1, "%s: out of memory", path);
     for (int k = 0; k < n; ++k) {
+        if (!(fabs(ticks[k]) < OSSAI_FBX_MAX_TICKS))
+            return ossa_error_set(error, OSSA_ERR_IMPORT, -1, k,
+                                  "%s: AnimationCurve %lld ('%s'): key %d's time (%g ticks) is "
+                                  "out of range",
+                                  path, (long long)curve_id, name, k, ticks[k]);
         if (k > 0 && !(ticks[k] > ticks[k - 1]))
             return ossa_error_set(error, OSSA_ERR_IMPORT, -1, k,
                                   "%s: AnimationCurve %lld ('%s'): key %d's time (%.0f ticks) "

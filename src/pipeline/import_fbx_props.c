@@ -5,6 +5,7 @@
  * -> curve node -> property of an object, and curve node -> layer ->
  * stack (the clip). Kept: user properties (flag 'U', not hidden 'H') and
  * the properties options.track_nodes names. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -338,6 +339,8 @@ static ossa_result clip_start(ossai_fbx_reader *rd, object *stack, int64_t *star
                 ossai_fbx_array(rd->im, rd->path, &curve->arrays[KEY_TIME], "KeyTime", rd->error);
             if (!ticks)
                 return rd->error->code;
+            if (!(fabs(ticks[0]) < OSSAI_FBX_MAX_TICKS))
+                continue; /* refused with its curve, if imported */
             if (!any || ticks[0] < (double)stack->start)
                 stack->start = (int64_t)ticks[0];
             any = true;
