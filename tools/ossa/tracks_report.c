@@ -24,6 +24,10 @@ void tracks_report(const ossa_clip *clip, const ossa_skeleton *skeleton, float m
             printf(" (%.3g m)", travel * metres_per_unit);
         printf(" to (x %.4g, z %.4g) and turns %.3g deg\n", (double)loop.x, (double)loop.z,
                (double)loop.yaw_rad * 57.29577951308232);
+        bool packed;
+        const size_t bytes = ossa_clip_root_motion_bytes(clip, &packed);
+        printf("      motion track: %zu bytes, %s\n", bytes,
+               packed ? "packed" : "raw floats (x, z, yaw, 0 per frame)");
     }
     const int tracks = ossa_clip_float_track_count(clip);
     if (tracks > 0) {

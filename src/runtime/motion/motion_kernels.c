@@ -62,10 +62,16 @@ static inline void motion_at(const ossai_lane_motion_args *a, int lc, vf pair, v
     LANE_ALIGN float index[LANE_V], k[2][3][LANE_V];
     v_store(index, pair);
     for (int l = 0; l < LANE_V; ++l) {
-        const float *p = a->frames[lc + l] + (size_t)index[l] * OSSAI_MOTION_C;
+        const ossai_clip_tracks *t = a->motion[lc + l];
+        float p0[3] = {0.0f, 0.0f, 0.0f}, p1[3] = {0.0f, 0.0f, 0.0f};
+        if (t) {
+            const uint32_t f = (uint32_t)index[l];
+            ossai_tracks_motion_frame(t, f, p0);
+            ossai_tracks_motion_frame(t, f + 1, p1);
+        }
         for (int c = 0; c < 3; ++c) {
-            k[0][c][l] = p[c];
-            k[1][c][l] = p[OSSAI_MOTION_C + c];
+            k[0][c][l] = p0[c];
+            k[1][c][l] = p1[c];
         }
     }
     for (int c = 0; c < 3; ++c)
