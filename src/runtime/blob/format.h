@@ -254,7 +254,8 @@ typedef struct ossai_clip_tracks {
     uint32_t frame_count;    /* the clip's frame_count */
     uint32_t flags;          /* OSSAI_TRACKS_* */
     uint32_t motion_joint;   /* joint the motion was taken from; OSSAI_NO_JOINT without */
-    uint32_t motion_offset;  /* raw float[frame_count][4] (x, z, yaw, 0) or packed; 16-aligned; 0 without */
+    uint32_t motion_offset;  /* raw float[frame_count][4] (x, z, yaw, 0), or packed
+                              * (ossai_packed_motion); 16-aligned; 0 without */
     uint32_t track_count;    /* float tracks, <= OSSAI_MAX_FLOAT_TRACKS */
     uint32_t values_offset;  /* float[track_count][frame_count], 16-aligned */
     uint32_t names_offset;   /* uint32_t[track_count]: name offsets in the strings */
