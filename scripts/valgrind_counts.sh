@@ -3,8 +3,10 @@
 # variant of an `ossa bench` experiment, from valgrind (repeatable on a noisy
 # machine, unlike times).
 #
-#   scripts/valgrind_counts.sh [-f FRAMES] [-b BASE] [-o OUT.md] BENCH [bench options...]
+#   scripts/valgrind_counts.sh [-f FRAMES] [-b BASE] [-o OUT.md] [-v V1,V2...] BENCH
+#                              [bench options...]
 #   e.g. scripts/valgrind_counts.sh -b 2 -f 12 hierarchy
+#   (-v: only these variants, in this order; default every variant)
 #
 # For each variant V it runs, under callgrind and under cachegrind,
 #   ossa bench BENCH --variant V --warmup 0 --frames F   and   ... --frames B
@@ -20,15 +22,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-usage() { sed -n '2,21p' "$0" >&2; exit 2; }
+usage() { sed -n '2,23p' "$0" >&2; exit 2; }
 frames=20
 base=0
 out=""
-while getopts "f:b:o:" opt; do
+only=""
+while getopts "f:b:o:v:" opt; do
     case $opt in
     f) frames=$OPTARG ;;
     b) base=$OPTARG ;;
     o) out=$OPTARG ;;
+    v) only=$OPTARG ;;
     *) usage ;;
     esac
 done
@@ -79,6 +83,13 @@ run() { # run TOOL FRAMES VARIANT [bench options...] -> output file path
 }
 
 variants=$("$ossa" bench "$bench" --list-variants "$@")
+if [ -n "$only" ]; then
+    for v in ${only//,/ }; do
+        grep -qx -- "$v" <<<"$variants" ||
+            { echo "valgrind_counts: '$bench' has no variant '$v'" >&2; exit 2; }
+    done
+    variants=${only//,/ }
+fi
 elements=""
 {
     echo "| variant | elements / frame | instructions / element | D1 misses / element | LL misses / element |"

@@ -101,6 +101,17 @@ typedef struct tl_tracks {
 } tl_tracks;
 _Static_assert(sizeof(tl_tracks) == 64, "the tracks header is 64 bytes");
 #define TL_TAG_TRACKS TL_TAG('T', 'R', 'K', 'S')
+/* flags: bit 0 root motion, bit 1 packed motion. A packed motion track,
+ * 96 bytes at motion_offset, its bits after it: frame f's x, z, yaw
+ * residuals at bit f * frame_bits. */
+typedef struct tl_packed_motion {
+    float loop[4], slope[4], step[4];
+    int32_t qmin[4];
+    uint8_t width[4];
+    uint32_t frame_bits, bits_bytes;
+    uint32_t reserved[5];
+} tl_packed_motion;
+_Static_assert(sizeof(tl_packed_motion) == 96, "the packed motion header is 96 bytes");
 enum { TL_TX, TL_TY, TL_TZ, TL_QX, TL_QY, TL_QZ, TL_QW, TL_SX, TL_SY, TL_SZ, TL_COMPONENTS };
 
 /* Mesh section header, 96 bytes. */

@@ -1,7 +1,8 @@
 /* blob_tracks_test.c - a clip's tracks block (root motion and float tracks,
  * docs/blob-format.md) on bad bytes: every field corrupted is refused with
  * its own code and a message naming it, a blob truncated at every length is
- * refused, and any byte flipped (then resealed) is refused or safe to use.
+ * refused, and any byte flipped (then resealed) is refused or safe to use;
+ * for raw motion floats and for a packed motion track.
  * The layout is read through blob_layout.h, written from the page. */
 #include <stddef.h>
 #include <stdio.h>
@@ -28,8 +29,9 @@ typedef struct tracks_fixture {
 } tracks_fixture;
 
 /* A three-joint skeleton and a clip whose root walks: root motion and two
- * float tracks ("heel" and "toe") over 9 frames. */
-static int tracks_fixture_make(tracks_fixture *f)
+ * float tracks ("heel" and "toe") over 9 frames; a raw clip (raw motion
+ * floats) or a compressed one (packed motion). */
+static int tracks_fixture_make(tracks_fixture *f, bool packed)
 {
     memset(f, 0, sizeof *f);
     ossa_raw_joint joints[3] = {{"root", -1, ossa_transform_identity()},
@@ -44,7 +46,8 @@ static int tracks_fixture_make(tracks_fixture *f)
     ossa_quat r[9];
     for (int k = 0; k < 9; ++k) {
         times[k] = (float)k / 8.0f;
-        t[k] = (ossa_float3){0.1f * (float)k, 1.0f, 0.3f * (float)k};
+        /* a sway off the straight line: residuals the packed track stores */
+        t[k] = (ossa_float3){0.1f * (float)k + 0.05f * (float)(k % 3), 1.0f, 0.3f * (float)k};
         r[k] = ossa_quat_from_axis_angle((ossa_float3){0, 1, 0}, 0.05f * (float)k);
         heel[k] = (float)(k % 4) * 0.25f;
     }
@@ -58,6 +61,7 @@ static int tracks_fixture_make(tracks_fixture *f)
     ossa_raw_clip raw = {"walk", 1.0f, &track, 1};
     ossa_clip_build_options o = {0};
     o.rate = 8.0f;
+    o.raw = !packed;
     o.root_motion = OSSA_ROOT_MOTION_EXTRACT;
     o.float_tracks = floats;
     o.float_track_count = 2;
@@ -81,7 +85,7 @@ static int tracks_fixture_make(tracks_fixture *f)
     f->block_at = f->clip_at + c->tracks_offset;
     memcpy(&f->header, f->data + f->block_at, sizeof f->header);
     return f->header.tag == TL_TAG_TRACKS && f->header.track_count == 2 &&
-           f->header.flags == 1 && f->header.frame_count == 9;
+           f->header.flags == (packed ? 3u : 1u) && f->header.frame_count == 9;
 }
 
 static void tracks_fixture_free(tracks_fixture *f)
@@ -105,10 +109,31 @@ typedef struct damage {
 
 #define TRK(field) offsetof(tl_tracks, field)
 
+/* Each case applied to a copy of f's blob, resealed, opened. */
+static void check_damage(const tracks_fixture *f, const damage *cases, size_t count)
+{
+    for (size_t i = 0; i < count; ++i) {
+        const damage *d = &cases[i];
+        unsigned char *copy = malloc(f->bytes);
+        memcpy(copy, f->data, f->bytes);
+        memcpy(copy + (d->clip ? f->clip_at : f->block_at) + d->offset, &d->value,
+               (size_t)d->size);
+        reseal(copy, f->bytes);
+        ossa_error e;
+        const ossa_result r = open_copy(copy, f->bytes, 0, &e);
+        const bool said = strstr(e.message, d->mention) != NULL;
+        if (r != d->expect || !said)
+            fprintf(stderr, "%s: %s, expected %s: %s\n", d->what, ossa_result_name(r),
+                    ossa_result_name(d->expect), e.message);
+        CHECK(r == d->expect && said);
+        free(copy);
+    }
+}
+
 TEST(tracks_block_fields_corrupted_are_rejected_naming_the_field)
 {
     tracks_fixture f;
-    REQUIRE(tracks_fixture_make(&f));
+    REQUIRE(tracks_fixture_make(&f, false));
     const tl_tracks *h = &f.header;
     const tl_clip *c = TL_CAT(tl_clip, f.data, f.clip_at);
     const uint32_t nan_bits = 0x7FC00000u, one_bits = 0x3F800000u;
@@ -120,7 +145,7 @@ TEST(tracks_block_fields_corrupted_are_rejected_naming_the_field)
         {"bytes too few", TRK(bytes), 0, 16, 4, OSSA_ERR_BLOB_TRUNCATED, "tracks block bytes"},
         {"bytes too many", TRK(bytes), 0, c->bytes, 4, OSSA_ERR_BLOB_TRUNCATED, "tracks block bytes"},
         {"frame count", TRK(frame_count), 0, 8, 4, OSSA_ERR_BLOB_INVARIANT, "frame_count = 8"},
-        {"flags", TRK(flags), 0, 3, 4, OSSA_ERR_BLOB_INVARIANT, "unknown flags"},
+        {"flags", TRK(flags), 0, 5, 4, OSSA_ERR_BLOB_INVARIANT, "unknown flags"},
         {"reserved", TRK(reserved) + 8, 0, 1, 4, OSSA_ERR_BLOB_INVARIANT, "reserved word 2"},
         {"motion joint", TRK(motion_joint), 0, 3, 4, OSSA_ERR_BLOB_INVARIANT, "root motion joint 3"},
         {"motion misaligned", TRK(motion_offset), 0, motion + 4, 4, OSSA_ERR_BLOB_ALIGNMENT, "root motion"},
@@ -144,28 +169,81 @@ TEST(tracks_block_fields_corrupted_are_rejected_naming_the_field)
         {"no tracks, arrays left", TRK(track_count), 0, 0, 4, OSSA_ERR_BLOB_INVARIANT, "without float tracks"},
         {"offset into the keys", offsetof(tl_clip, tracks_offset), 1, c->frames_offset, 4, OSSA_ERR_BLOB_INVARIANT, "'TRKS'"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
-        const damage *d = &cases[i];
-        unsigned char *copy = malloc(f.bytes);
-        memcpy(copy, f.data, f.bytes);
-        memcpy(copy + (d->clip ? f.clip_at : f.block_at) + d->offset, &d->value, (size_t)d->size);
-        reseal(copy, f.bytes);
-        ossa_error e;
-        const ossa_result r = open_copy(copy, f.bytes, 0, &e);
-        const bool said = strstr(e.message, d->mention) != NULL;
-        if (r != d->expect || !said)
-            fprintf(stderr, "%s: %s, expected %s: %s\n", d->what, ossa_result_name(r),
-                    ossa_result_name(d->expect), e.message);
-        CHECK(r == d->expect && said);
-        free(copy);
-    }
+    check_damage(&f, cases, sizeof cases / sizeof cases[0]);
     tracks_fixture_free(&f);
 }
 
-TEST(tracks_blob_truncated_or_flipped_is_refused_or_safe)
+#define PM(field) (motion + offsetof(tl_packed_motion, field))
+
+TEST(packed_motion_fields_corrupted_are_rejected_naming_the_field)
 {
     tracks_fixture f;
-    REQUIRE(tracks_fixture_make(&f));
+    REQUIRE(tracks_fixture_make(&f, true));
+    const tl_tracks *h = &f.header;
+    const uint64_t motion = h->motion_offset;
+    tl_packed_motion p;
+    memcpy(&p, f.data + f.block_at + motion, sizeof p);
+    /* the fixture's track needs bits for some component */
+    REQUIRE(p.frame_bits > 0 && p.frame_bits <= 56);
+    const uint32_t nan_bits = 0x7FC00000u, one_bits = 0x3F800000u;
+    const damage cases[] = {
+        {"packed without motion", TRK(flags), 0, 2, 4, OSSA_ERR_BLOB_INVARIANT, "packed motion without motion"},
+        {"unknown flag", TRK(flags), 0, 7, 4, OSSA_ERR_BLOB_INVARIANT, "unknown flags"},
+        {"header outside", TRK(motion_offset), 0, h->bytes - 64, 4, OSSA_ERR_BLOB_TRUNCATED, "packed root motion"},
+        {"misaligned", TRK(motion_offset), 0, motion + 4, 4, OSSA_ERR_BLOB_ALIGNMENT, "packed root motion"},
+        {"loop NaN", PM(loop) + 4, 0, nan_bits, 4, OSSA_ERR_BLOB_INVARIANT, "component 1"},
+        {"fourth slope", PM(slope) + 12, 0, one_bits, 4, OSSA_ERR_BLOB_INVARIANT, "component 3"},
+        {"step NaN", PM(step), 0, nan_bits, 4, OSSA_ERR_BLOB_INVARIANT, "component 0"},
+        {"width 25", PM(width) + 2, 0, 25, 1, OSSA_ERR_BLOB_INVARIANT, "25 bits"},
+        {"fourth width", PM(width) + 3, 0, 1, 1, OSSA_ERR_BLOB_INVARIANT, "component 3"},
+        {"residuals past 2^24", PM(qmin), 0, (uint32_t)(1 << 24), 4, OSSA_ERR_BLOB_INVARIANT, "within 2^24"},
+        {"frame bits", PM(frame_bits), 0, p.frame_bits + 1, 4, OSSA_ERR_BLOB_INVARIANT, "frame_bits"},
+        {"bits bytes", PM(bits_bytes), 0, p.bits_bytes - 1, 4, OSSA_ERR_BLOB_INVARIANT, "bits_bytes"},
+        {"reserved", PM(reserved) + 4, 0, 1, 4, OSSA_ERR_BLOB_INVARIANT, "reserved word 1"},
+    };
+    check_damage(&f, cases, sizeof cases / sizeof cases[0]);
+    tracks_fixture_free(&f);
+}
+
+/* The packed track decoded as docs/blob-format.md says, bit by bit from
+ * the blob's bytes: what the runtime's M(t) gives at every frame time. */
+TEST(packed_motion_decodes_as_the_format_page_says)
+{
+    tracks_fixture f;
+    REQUIRE(tracks_fixture_make(&f, true));
+    tl_packed_motion p;
+    const unsigned char *at = f.data + f.block_at + f.header.motion_offset;
+    memcpy(&p, at, sizeof p);
+    const unsigned char *bits = at + sizeof p;
+    ossa_blob blob;
+    ossa_error e;
+    REQUIRE(ossa_blob_open(&blob, f.data, f.bytes, 0, &e) == OSSA_OK);
+    const ossa_clip *clip = ossa_blob_clip(&blob, 0);
+    const uint32_t frames = f.header.frame_count;
+    for (uint32_t fr = 0; fr < frames; ++fr) {
+        float want[3];
+        uint64_t bit = (uint64_t)fr * p.frame_bits;
+        for (int c = 0; c < 3; ++c) {
+            uint32_t u = 0;
+            for (uint32_t b = 0; b < p.width[c]; ++b, ++bit)
+                u |= (uint32_t)((bits[bit >> 3] >> (bit & 7)) & 1u) << b;
+            const float line = (float)fr * p.slope[c], residual = (float)(p.qmin[c] + (int32_t)u) * p.step[c];
+            want[c] = fr == 0 ? 0.0f : fr + 1 == frames ? p.loop[c] : line + residual;
+        }
+        const ossa_root_motion m = ossa_clip_root_motion_at(clip, (float)fr / 8.0f);
+        CHECK(m.x == want[0] && m.z == want[1] && m.yaw_rad == want[2]);
+    }
+    bool packed;
+    CHECK_INT((int)ossa_clip_root_motion_bytes(clip, &packed), (int)(sizeof p + p.bits_bytes));
+    CHECK(packed);
+    tracks_fixture_free(&f);
+}
+
+/* Truncations and flips of the raw or the packed fixture. */
+static void truncated_or_flipped(bool packed)
+{
+    tracks_fixture f;
+    REQUIRE(tracks_fixture_make(&f, packed));
     int wrong = 0;
     for (size_t len = 0; len < f.bytes; ++len) {
         ossa_error e;
@@ -198,5 +276,18 @@ TEST(tracks_blob_truncated_or_flipped_is_refused_or_safe)
     tracks_fixture_free(&f);
 }
 
+TEST(tracks_blob_truncated_or_flipped_is_refused_or_safe)
+{
+    truncated_or_flipped(false);
+}
+
+TEST(packed_motion_blob_truncated_or_flipped_is_refused_or_safe)
+{
+    truncated_or_flipped(true);
+}
+
 UTEST_MAIN(tracks_block_fields_corrupted_are_rejected_naming_the_field,
-           tracks_blob_truncated_or_flipped_is_refused_or_safe)
+           packed_motion_fields_corrupted_are_rejected_naming_the_field,
+           packed_motion_decodes_as_the_format_page_says,
+           tracks_blob_truncated_or_flipped_is_refused_or_safe,
+           packed_motion_blob_truncated_or_flipped_is_refused_or_safe)

@@ -1,6 +1,6 @@
 /* lanes_motion_test.c - the lane root motion job against the reference job
  * on every path this machine runs, batch widths 4, 8 and 16, partly filled
- * batches, clips with and without motion, playheads forwards, backwards and
+ * batches, clips with packed, raw and no motion, playheads forwards, backwards and
  * far across loop ends; and its validity table. */
 #include <math.h>
 #include <stdio.h>
@@ -29,8 +29,9 @@ typedef struct motion_set {
     ossa_clip *clips[CLIPS];
 } motion_set;
 
-/* A two-joint skeleton and clips whose root wanders and turns at random
- * (clip 3 is kept as it is: no motion track). */
+/* A two-joint skeleton and clips whose root wanders and turns at random:
+ * clips 0 and 1 compressed (a packed motion track), clip 2 raw (raw motion
+ * floats), clip 3 kept as it is (no motion track). */
 static int motion_set_make(ts_rng *rng, motion_set *m)
 {
     memset(m, 0, sizeof *m);
@@ -63,12 +64,17 @@ static int motion_set_make(ts_rng *rng, motion_set *m)
         ossa_raw_clip raw = {"wander", duration, &track, 1};
         ossa_clip_build_options o = {0};
         o.root_motion = c == CLIPS - 1 ? OSSA_ROOT_MOTION_KEEP : OSSA_ROOT_MOTION_EXTRACT;
+        o.raw = c == 2; /* its motion stays raw floats; the others' is packed */
         if (ossa_clip_build(&raw, m->skeleton, &o, &m->clips[c], NULL, &e) != OSSA_OK) {
             fprintf(stderr, "clip: %s\n", e.message);
             return 0;
         }
     }
-    return ossa_clip_has_root_motion(m->clips[0]) && !ossa_clip_has_root_motion(m->clips[3]);
+    bool packed[3];
+    for (int c = 0; c < 3; ++c)
+        ossa_clip_root_motion_bytes(m->clips[c], &packed[c]);
+    return ossa_clip_has_root_motion(m->clips[0]) && !ossa_clip_has_root_motion(m->clips[3]) &&
+           packed[0] && packed[1] && !packed[2];
 }
 
 static void motion_set_free(motion_set *m)

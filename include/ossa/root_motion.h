@@ -23,6 +23,7 @@
 #define OSSA_ROOT_MOTION_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "clip.h"
@@ -48,6 +49,10 @@ typedef struct ossa_root_motion {
 bool ossa_clip_has_root_motion(const ossa_clip *clip);
 /* The joint the motion was extracted from, -1 without a motion track. */
 int ossa_clip_root_motion_joint(const ossa_clip *clip);
+/* Bytes its motion track takes in the clip (0 without one); *packed (when
+ * not NULL) tells whether it is packed - a compressed clip's - or raw
+ * floats. */
+size_t ossa_clip_root_motion_bytes(const ossa_clip *clip, bool *packed);
 /* M(t): the motion from clip time 0 to clip time t_s, clamped to
  * [0, duration]; the track's two frames around t_s interpolated linearly
  * (yaw included: the stored yaw is continuous, it never wraps). No motion

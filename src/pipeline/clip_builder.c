@@ -15,6 +15,7 @@
 #include "clip_error.h"
 #include "clip_fit.h"
 #include "clip_in_place.h"
+#include "motion_pack.h"
 #include "clip_tracks.h"
 #include "blob/format.h"
 #include "core/math_internal.h"
@@ -40,9 +41,11 @@ static const int rate_multiples[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 32
 /* Compressing a clip whose root motion is extracted: the source curves
  * still carry the motion the clip no longer plays, so the compression is
  * measured against the clip's own raw frames with the motion taken out, and
- * the two errors add up (at most). The resampling gets this share of the
- * tolerance, the quantisation what the resampling left. */
-#define IN_PLACE_RESAMPLE_SHARE 0.9
+ * the errors add up (at most). The resampling gets this share of the
+ * tolerance, the packed motion track MOTION_SHARE, the quantisation of the
+ * joints what the two left. */
+#define IN_PLACE_RESAMPLE_SHARE 0.88
+#define MOTION_SHARE 0.02
 /* Compressions tried until the runtime's decoding is within the tolerance. */
 #define RETARGETS 3
 
@@ -297,8 +300,8 @@ static ossa_result rate_and_compress(const ossa_raw_joint_track *const *tracks,
         (r = ossai_in_place_reference_make(raw, allocator, &ref, error)) == OSSA_OK) {
         tracks = ref.by_joint;
         reference_error = report->resample_error;
-        tolerance = fmax(units.tolerance - reference_error,
-                         units.tolerance * (1.0 - IN_PLACE_RESAMPLE_SHARE));
+        tolerance = fmax(units.tolerance * (1.0 - MOTION_SHARE) - reference_error,
+                         units.tolerance * (1.0 - IN_PLACE_RESAMPLE_SHARE - MOTION_SHARE));
     }
     if (r || options->raw) {
         ossa_free(allocator, distance);
@@ -337,15 +340,23 @@ static ossa_result rate_and_compress(const ossa_raw_joint_track *const *tracks,
         const double base = setup.target > 0.0 ? setup.target : 0.97;
         setup.target = base * fmin(0.97, tolerance / err.error);
     }
-    ossa_free(allocator, distance);
     if (r == OSSA_OK && in_place) {
         /* Against the source, with its motion taken out: at most the
-         * reference's error plus the compression's against it (triangle
-         * inequality at every point and time). */
+         * reference's error plus the compression's against it plus the
+         * move the packed motion track adds (triangle inequality at every
+         * point and time; the placement's motion is rigid). */
         if (ref.memory)
             err.error += reference_error;
-        r = ossai_clip_copy_tracks(&packed, raw, allocator, error);
+        double reach = 0.0, moved = 0.0;
+        if ((r = ossai_clip_copy_tracks(&packed, raw, allocator, error)) == OSSA_OK &&
+            ref.memory &&
+            (r = ossai_motion_reach(raw, skeleton, distance, allocator, &reach, error)) ==
+                OSSA_OK &&
+            (r = ossai_clip_pack_motion(&packed, units.tolerance * MOTION_SHARE, reach,
+                                        allocator, &moved, error)) == OSSA_OK)
+            err.error += moved;
     }
+    ossa_free(allocator, distance);
     ossai_in_place_reference_free(&ref, allocator);
     ossa_free(allocator, raw);
     if (r) {

@@ -73,6 +73,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s\n", e.message);
         return 1;
     }
+    /* the same compressed: its motion track packed */
+    ossa_clip *packed_tracked = NULL;
+    tracks_options.raw = false;
+    if (ossa_clip_build(&raw_clip, skeleton, &tracks_options, &packed_tracked, NULL, &e)) {
+        fprintf(stderr, "%s\n", e.message);
+        return 1;
+    }
     /* and compressed, with a constant and a rest-pose track beside the
      * animated ones (16 Hz: several frames per key) */
     options.raw = false;
@@ -116,6 +123,7 @@ int main(int argc, char **argv)
     const ossa_mesh *meshes[2] = {mesh, bare};
     const ossa_clip *clips[2] = {clip, packed};
     const ossa_clip *tracked_clips[2] = {tracked, clip};
+    const ossa_clip *packed_tracked_clips[1] = {packed_tracked};
     int failed = 0;
     struct {
         const char *name;
@@ -131,6 +139,7 @@ int main(int argc, char **argv)
         {"skeleton_clip_meshes", {skeleton, clips, 1, meshes, 2}},
         {"mesh_only", {NULL, NULL, 0, meshes, 1}},
         {"skeleton_clip_tracks", {skeleton, tracked_clips, 2, NULL, 0}},
+        {"skeleton_packed_clip_tracks", {skeleton, packed_tracked_clips, 1, NULL, 0}},
     };
     for (size_t i = 0; i < sizeof seeds / sizeof seeds[0]; ++i) {
         void *data;
@@ -162,8 +171,15 @@ int main(int argc, char **argv)
             ((unsigned char *)data)[bytes - 800] ^= 0x08;
             failed |= write(dir, "tracks_bit_flip", data, bytes);
         }
+        if (strcmp(seeds[i].name, "skeleton_packed_clip_tracks") == 0) {
+            /* the packed motion's bits cut short, and a flipped bit in them */
+            failed |= write(dir, "packed_tracks_truncated", data, bytes - 100);
+            ((unsigned char *)data)[bytes - 150] ^= 0x04;
+            failed |= write(dir, "packed_tracks_bit_flip", data, bytes);
+        }
         ossa_free(NULL, data);
     }
+    ossa_clip_free(packed_tracked, NULL);
     ossa_clip_free(tracked, NULL);
     ossa_mesh_free(mesh, NULL);
     ossa_mesh_free(bare, NULL);

@@ -24,6 +24,10 @@ void tracks_report(const ossa_clip *clip, const ossa_skeleton *skeleton, float m
             printf(" (%.3g m)", travel * metres_per_unit);
         printf(" to (x %.4g, z %.4g) and turns %.3g deg\n", (double)loop.x, (double)loop.z,
                (double)loop.yaw_rad * 57.29577951308232);
+        bool packed;
+        const size_t bytes = ossa_clip_root_motion_bytes(clip, &packed);
+        printf("      motion track: %zu bytes, %s\n", bytes,
+               packed ? "packed" : "raw floats (x, z, yaw, 0 per frame)");
     }
     const int tracks = ossa_clip_float_track_count(clip);
     if (tracks > 0) {
@@ -45,14 +49,15 @@ int tracks_check_nodes(const ossa_import *imports, int import_count, const char 
             for (int c = 0; c < im->clip_count && !found && im->clip_float_tracks; ++c)
                 for (int t = 0; t < im->clip_float_tracks[c].count && !found; ++t) {
                     const char *track = im->clip_float_tracks[c].tracks[t].name;
-                    /* a node's channels "NODE.x...", or an FBX property
-                     * "OBJECT.PROPERTY" itself */
+                    /* a node's channels "NODE.x...", or an FBX property /
+                     * Collada value "OBJECT.PROPERTY" itself */
                     found = strncmp(track, names[n], len) == 0 &&
                             (track[len] == '.' || track[len] == '\0');
                 }
         }
         if (!found) {
-            cli_error("build", "--track '%s': no input animates a node or property of that name", names[n]);
+            cli_error("build", "--track '%s': no input animates a node or property of that name",
+                      names[n]);
             return 1;
         }
     }

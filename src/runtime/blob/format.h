@@ -239,6 +239,9 @@ static inline const uint8_t *ossai_clip_steps(const struct ossa_clip *clip)
  * are from the block's start. */
 #define OSSAI_TAG_TRACKS OSSAI_TAG('T', 'R', 'K', 'S')
 #define OSSAI_TRACKS_HAS_MOTION 1u
+/* With OSSAI_TRACKS_HAS_MOTION: the motion is packed (ossai_packed_motion)
+ * rather than raw floats. */
+#define OSSAI_TRACKS_PACKED_MOTION 2u
 #define OSSAI_NO_JOINT 0xFFFFFFFFu
 /* Floats per root motion frame: x, z, yaw, 0. */
 #define OSSAI_MOTION_C 4u
@@ -251,7 +254,8 @@ typedef struct ossai_clip_tracks {
     uint32_t frame_count;    /* the clip's frame_count */
     uint32_t flags;          /* OSSAI_TRACKS_* */
     uint32_t motion_joint;   /* joint the motion was taken from; OSSAI_NO_JOINT without */
-    uint32_t motion_offset;  /* float[frame_count][4]: x, z, yaw, 0; 16-aligned; 0 without */
+    uint32_t motion_offset;  /* raw float[frame_count][4] (x, z, yaw, 0), or packed
+                              * (ossai_packed_motion); 16-aligned; 0 without */
     uint32_t track_count;    /* float tracks, <= OSSAI_MAX_FLOAT_TRACKS */
     uint32_t values_offset;  /* float[track_count][frame_count], 16-aligned */
     uint32_t names_offset;   /* uint32_t[track_count]: name offsets in the strings */
@@ -274,6 +278,55 @@ static inline const ossai_clip_tracks *ossai_clip_tracks_of(const struct ossa_cl
 static inline const float *ossai_tracks_motion(const ossai_clip_tracks *t)
 {
     return (const float *)(const void *)((const char *)t + t->motion_offset);
+}
+
+/* A packed motion track, at the block's motion_offset (16-aligned), its
+ * bits right after: frame f (0 < f < last = frame_count - 1) of component c
+ * (x, z, yaw) is f slope[c] + (qmin[c] + u) step[c] in float arithmetic,
+ * u the width[c]-bit number at bit f frame_bits + (the widths before c) of
+ * the bits, least significant first; frame 0 is 0 and frame `last` is
+ * loop[c] exactly (one loop's motion). The decoder reads 8 bytes at the byte
+ * of a frame's first bit, so the bits end with 8 bytes of padding and
+ * frame_bits is at most 56. */
+#define OSSAI_MOTION_MAX_WIDTH 24u
+#define OSSAI_MOTION_MAX_FRAME_BITS 56u
+typedef struct ossai_packed_motion {
+    float loop[4];        /* the last frame: x, z, yaw; 0 */
+    float slope[4];       /* per frame: x, z, yaw; 0 */
+    float step[4];        /* the quantisation step: x, z, yaw; 0 */
+    int32_t qmin[4];      /* the smallest residual, in steps; 0 */
+    uint8_t width[4];     /* bits: x, z, yaw (each <= 24); 0 */
+    uint32_t frame_bits;  /* width[0] + width[1] + width[2], <= 56 */
+    uint32_t bits_bytes;  /* ceil(frame_count frame_bits / 8) + 8 */
+    uint32_t reserved[5]; /* 0 */
+} ossai_packed_motion;
+_Static_assert(sizeof(ossai_packed_motion) == 96, "the packed motion header is 96 bytes");
+
+/* Frame f of a motion track (raw or packed), x, z and yaw in out. */
+static inline void ossai_tracks_motion_frame(const ossai_clip_tracks *t, uint32_t f, float out[3])
+{
+    if (!(t->flags & OSSAI_TRACKS_PACKED_MOTION)) {
+        const float *m = ossai_tracks_motion(t) + (size_t)f * 4u;
+        out[0] = m[0], out[1] = m[1], out[2] = m[2];
+        return;
+    }
+    const ossai_packed_motion *p = (const ossai_packed_motion *)(const void *)ossai_tracks_motion(t);
+    if (f == 0 || f + 1 >= t->frame_count) {
+        const float k = f == 0 ? 0.0f : 1.0f;
+        out[0] = p->loop[0] * k, out[1] = p->loop[1] * k, out[2] = p->loop[2] * k;
+        return;
+    }
+    const uint64_t bit = (uint64_t)f * p->frame_bits;
+    uint64_t word; /* as the clip decoder reads (little-endian hosts) */
+    memcpy(&word, (const unsigned char *)(p + 1) + (bit >> 3), sizeof word);
+    word >>= bit & 7u;
+    const float frame = (float)f;
+    for (int c = 0; c < 3; ++c) {
+        const uint32_t w = p->width[c];
+        const uint32_t u = (uint32_t)(word & ((1ull << w) - 1u));
+        word >>= w;
+        out[c] = frame * p->slope[c] + (float)(p->qmin[c] + (int32_t)u) * p->step[c];
+    }
 }
 
 /* Float track k's frame_count values. */

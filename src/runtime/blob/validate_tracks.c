@@ -25,14 +25,81 @@ static ossa_result check_header(const ossa_clip *c, const ossai_clip_tracks *t, 
         return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, -1, FIELD(frame_count),
                               "%s: tracks block frame_count = %u, the clip has %u frames", where,
                               t->frame_count, c->frame_count);
-    if (t->flags & ~OSSAI_TRACKS_HAS_MOTION)
+    if (t->flags & ~(OSSAI_TRACKS_HAS_MOTION | OSSAI_TRACKS_PACKED_MOTION))
         return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, -1, FIELD(flags),
                               "%s: tracks block has unknown flags 0x%x", where, t->flags);
+    if ((t->flags & OSSAI_TRACKS_PACKED_MOTION) && !(t->flags & OSSAI_TRACKS_HAS_MOTION))
+        return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, -1, FIELD(flags),
+                              "%s: tracks block flags 0x%x: packed motion without motion",
+                              where, t->flags);
     for (int k = 0; k < 5; ++k)
         if (t->reserved[k] != 0)
             return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, -1, FIELD(reserved) + 4 * k,
                                   "%s: tracks block reserved word %d is 0x%x, not 0", where, k,
                                   t->reserved[k]);
+    return OSSA_OK;
+}
+
+#define PFIELD(name) (int64_t)(at + offsetof(ossai_packed_motion, name))
+
+/* A packed motion track: its header's fields, its bits inside the block,
+ * and every frame it decodes to finite. */
+static ossa_result check_packed_motion(const ossai_clip_tracks *t, uint64_t base,
+                                       const char *where, ossa_error *error)
+{
+    ossa_result r = ossai_check_array(t->bytes, t->motion_offset, 1, sizeof(ossai_packed_motion),
+                                      16, where, "packed root motion", error);
+    if (r)
+        return r;
+    const ossai_packed_motion *p =
+        (const ossai_packed_motion *)(const void *)ossai_tracks_motion(t);
+    const uint64_t at = base + t->motion_offset;
+    uint32_t bits = 0;
+    for (int c = 0; c < 4; ++c) {
+        const int last = c == 3; /* the fourth of each is 0 */
+        if (!isfinite(p->loop[c]) || !isfinite(p->slope[c]) || !isfinite(p->step[c]) ||
+            (last && (p->loop[c] != 0.0f || p->slope[c] != 0.0f || p->step[c] != 0.0f)))
+            return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, c, PFIELD(loop) + 4 * c,
+                                  "%s: packed root motion component %d: loop %g, slope %g, "
+                                  "step %g (finite, and 0 for the fourth)",
+                                  where, c, (double)p->loop[c], (double)p->slope[c],
+                                  (double)p->step[c]);
+        if (p->width[c] > (last ? 0u : OSSAI_MOTION_MAX_WIDTH) ||
+            (last && p->qmin[c] != 0) || p->qmin[c] < -(1 << 24) ||
+            (int64_t)p->qmin[c] + ((int64_t)1 << p->width[c]) - 1 > ((int64_t)1 << 24))
+            return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, c, PFIELD(width) + c,
+                                  "%s: packed root motion component %d: %u bits from %d steps "
+                                  "(at most %u bits, residuals within 2^24 steps)",
+                                  where, c, p->width[c], (int)p->qmin[c], OSSAI_MOTION_MAX_WIDTH);
+        bits += p->width[c];
+    }
+    if (p->frame_bits != bits || bits > OSSAI_MOTION_MAX_FRAME_BITS)
+        return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, -1, PFIELD(frame_bits),
+                              "%s: packed root motion frame_bits = %u, its widths add up to %u "
+                              "(at most %u)",
+                              where, p->frame_bits, bits, OSSAI_MOTION_MAX_FRAME_BITS);
+    const uint64_t need = ((uint64_t)t->frame_count * bits + 7) / 8 + 8;
+    if (p->bits_bytes != need)
+        return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, -1, PFIELD(bits_bytes),
+                              "%s: packed root motion bits_bytes = %u, %u frames of %u bits "
+                              "need %llu",
+                              where, p->bits_bytes, t->frame_count, bits,
+                              (unsigned long long)need);
+    for (int k = 0; k < 5; ++k)
+        if (p->reserved[k] != 0)
+            return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, -1, PFIELD(reserved) + 4 * k,
+                                  "%s: packed root motion reserved word %d is 0x%x, not 0",
+                                  where, k, p->reserved[k]);
+    if ((r = ossai_check_array(t->bytes, t->motion_offset + (uint64_t)sizeof *p, p->bits_bytes,
+                               1, 1, where, "packed root motion bits", error)))
+        return r;
+    for (uint32_t f = 0; f < t->frame_count; ++f) {
+        float v[3];
+        ossai_tracks_motion_frame(t, f, v);
+        if (!isfinite(v[0]) || !isfinite(v[1]) || !isfinite(v[2]))
+            return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, (int)f, (int64_t)at,
+                                  "%s: packed root motion frame %u is not finite", where, f);
+    }
     return OSSA_OK;
 }
 
@@ -55,6 +122,8 @@ static ossa_result check_motion(const ossa_clip *c, const ossai_clip_tracks *t, 
         return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, -1, FIELD(motion_offset),
                               "%s: root motion at offset %u overlaps the tracks header", where,
                               t->motion_offset);
+    if (t->flags & OSSAI_TRACKS_PACKED_MOTION)
+        return check_packed_motion(t, base, where, error);
     ossa_result r = ossai_check_array(t->bytes, t->motion_offset,
                                       (uint64_t)t->frame_count * OSSAI_MOTION_C, 4, 16, where,
                                       "root motion", error);

@@ -7,9 +7,6 @@
 #include "motion/motion_internal.h"
 #include "motion/motion_lanes.h"
 
-/* Two zero frames of a 1 s clip: what a clip without motion plays. */
-static const float still[2 * OSSAI_MOTION_C] = {0.0f};
-
 ossa_result ossa_lane_root_motion_job_validate(const ossa_lane_root_motion_job *job)
 {
     if (!job)
@@ -55,10 +52,11 @@ ossa_result ossa_lane_root_motion_job_run(const ossa_lane_root_motion_job *job)
             /* lanes past the last character repeat the batch's first one */
             const int c = l < count ? first + l : first;
             const ossa_clip *clip = job->clips[job->clip_index ? job->clip_index[c] : 0];
-            const float *m = ossai_clip_motion(clip);
+            /* a clip without motion: two zero frames of a 1 s clip */
+            const ossai_clip_tracks *m = ossai_clip_motion(clip);
             args.from[l] = job->from_s[c];
             args.to[l] = job->to_s[c];
-            args.frames[l] = m ? m : still;
+            args.motion[l] = m;
             args.duration[l] = m ? clip->duration : 1.0f;
             args.rate[l] = m ? clip->rate : 1.0f;
             args.last_pair[l] = m ? (float)(clip->frame_count - 2) : 0.0f;

@@ -11,14 +11,13 @@
 #include "ossa/result.h"
 #include "ossa/root_motion.h"
 
-/* The motion frames of a clip, or NULL when it has none (a clip without a
- * motion track, or of one frame, does not move). */
-static inline const float *ossai_clip_motion(const ossa_clip *clip)
+/* The tracks block holding a clip's motion, or NULL when it has none (a
+ * clip without a motion track, or of one frame, does not move); its frames
+ * through ossai_tracks_motion_frame (raw or packed). */
+static inline const ossai_clip_tracks *ossai_clip_motion(const ossa_clip *clip)
 {
     const ossai_clip_tracks *t = ossai_clip_tracks_of(clip);
-    return t && (t->flags & OSSAI_TRACKS_HAS_MOTION) && clip->frame_count > 1
-               ? ossai_tracks_motion(t)
-               : NULL;
+    return t && (t->flags & OSSAI_TRACKS_HAS_MOTION) && clip->frame_count > 1 ? t : NULL;
 }
 
 /* An unwrapped playhead u = loops * duration + t, t in [0, duration]: the

@@ -62,14 +62,36 @@ static inline void motion_at(const ossai_lane_motion_args *a, int lc, vf pair, v
     LANE_ALIGN float index[LANE_V], k[2][3][LANE_V];
     v_store(index, pair);
     for (int l = 0; l < LANE_V; ++l) {
-        const float *p = a->frames[lc + l] + (size_t)index[l] * OSSAI_MOTION_C;
+        const ossai_clip_tracks *t = a->motion[lc + l];
+        float p0[3] = {0.0f, 0.0f, 0.0f}, p1[3] = {0.0f, 0.0f, 0.0f};
+        if (t) {
+            const uint32_t f = (uint32_t)index[l];
+            ossai_tracks_motion_frame(t, f, p0);
+            ossai_tracks_motion_frame(t, f + 1, p1);
+        }
         for (int c = 0; c < 3; ++c) {
-            k[0][c][l] = p[c];
-            k[1][c][l] = p[OSSAI_MOTION_C + c];
+            k[0][c][l] = p0[c];
+            k[1][c][l] = p1[c];
         }
     }
     for (int c = 0; c < 3; ++c)
         m[c] = lerp_exact(v_load(k[0][c]), v_load(k[1][c]), alpha);
+}
+
+/* The loop's motion L of each lane: its track's last frame. */
+static inline void motion_loop(const ossai_lane_motion_args *a, int lc, vf m[3])
+{
+    LANE_ALIGN float k[3][LANE_V];
+    for (int l = 0; l < LANE_V; ++l) {
+        const ossai_clip_tracks *t = a->motion[lc + l];
+        float p[3] = {0.0f, 0.0f, 0.0f};
+        if (t)
+            ossai_tracks_motion_frame(t, t->frame_count - 1, p);
+        for (int c = 0; c < 3; ++c)
+            k[c][l] = p[c];
+    }
+    for (int c = 0; c < 3; ++c)
+        m[c] = v_load(k[c]);
 }
 
 void OSSAI_ISA_NAME(ossai_motion_kernel)(ossai_lane_motion_args *a)
@@ -83,9 +105,9 @@ void OSSAI_ISA_NAME(ossai_motion_kernel)(ossai_lane_motion_args *a)
                                         &alpha0));
         motion_at(a, lc, pair0, alpha0, m0);
         motion_at(a, lc, pair1, alpha1, m1);
-        /* the loop's motion: the last frame (pair last + 1, factor 1) */
+        /* the loop's motion: the last frame */
         vf loop[3];
-        motion_at(a, lc, last, v_set1(1.0f), loop);
+        motion_loop(a, lc, loop);
         const vf half = v_mul(v_set1(0.5f), loop[2]);
         vf sh, ch, sa, ca, s0, c0;
         sincos_v(half, &sh, &ch);

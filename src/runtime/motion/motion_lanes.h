@@ -4,15 +4,17 @@
 #ifndef OSSA_MOTION_LANES_H
 #define OSSA_MOTION_LANES_H
 
+#include "blob/format.h"
 #include "core/lane_internal.h"
 
 typedef struct ossai_lane_motion_args {
     /* Per lane: the two playheads; the clip's duration, rate and last frame
-     * pair index (frame_count - 2); its motion frames (a clip without
-     * motion points at `still`, two zero frames of a 1 s clip). */
+     * pair index (frame_count - 2); the tracks block holding its motion
+     * track, raw or packed (NULL for a clip without motion, read as two
+     * zero frames of a 1 s clip). */
     float from[OSSAI_LANES], to[OSSAI_LANES];
     float duration[OSSAI_LANES], rate[OSSAI_LANES], last_pair[OSSAI_LANES];
-    const float *frames[OSSAI_LANES];
+    const ossai_clip_tracks *motion[OSSAI_LANES];
     int width;
     /* Per lane: the motion's x, z and yaw. */
     float out[3][OSSAI_LANES];

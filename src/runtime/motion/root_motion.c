@@ -16,6 +16,21 @@ int ossa_clip_root_motion_joint(const ossa_clip *clip)
     return ossai_clip_motion(clip) ? (int)ossai_clip_tracks_of(clip)->motion_joint : -1;
 }
 
+size_t ossa_clip_root_motion_bytes(const ossa_clip *clip, bool *packed)
+{
+    const ossai_clip_tracks *t = ossai_clip_motion(clip);
+    const bool is_packed = t && (t->flags & OSSAI_TRACKS_PACKED_MOTION);
+    if (packed)
+        *packed = is_packed;
+    if (!t)
+        return 0;
+    if (!is_packed)
+        return (size_t)t->frame_count * OSSAI_MOTION_C * sizeof(float);
+    const ossai_packed_motion *p =
+        (const ossai_packed_motion *)(const void *)ossai_tracks_motion(t);
+    return sizeof *p + p->bits_bytes;
+}
+
 static inline float lerp_exact(float a, float b, float t)
 {
     return a * (1.0f - t) + b * t;
@@ -23,14 +38,15 @@ static inline float lerp_exact(float a, float b, float t)
 
 ossa_root_motion ossa_clip_root_motion_at(const ossa_clip *clip, float t_s)
 {
-    const float *m = ossai_clip_motion(clip);
+    const ossai_clip_tracks *m = ossai_clip_motion(clip);
     ossa_root_motion out = {0.0f, 0.0f, 0.0f};
     if (!m || !(t_s == t_s))
         return out;
     const float t = t_s < 0.0f ? 0.0f : (t_s > clip->duration ? clip->duration : t_s);
-    float alpha;
+    float alpha, a[3], b[3];
     const uint32_t f = ossai_motion_locate(t, clip->rate, clip->frame_count, &alpha);
-    const float *a = m + (size_t)f * OSSAI_MOTION_C, *b = a + OSSAI_MOTION_C;
+    ossai_tracks_motion_frame(m, f, a);
+    ossai_tracks_motion_frame(m, f + 1, b);
     out.x = lerp_exact(a[0], b[0], alpha);
     out.z = lerp_exact(a[1], b[1], alpha);
     out.yaw_rad = lerp_exact(a[2], b[2], alpha);
@@ -39,10 +55,11 @@ ossa_root_motion ossa_clip_root_motion_at(const ossa_clip *clip, float t_s)
 
 ossa_root_motion ossa_clip_loop_motion(const ossa_clip *clip)
 {
-    const float *m = ossai_clip_motion(clip);
+    const ossai_clip_tracks *m = ossai_clip_motion(clip);
     ossa_root_motion out = {0.0f, 0.0f, 0.0f};
     if (m) {
-        const float *last = m + (size_t)(clip->frame_count - 1) * OSSAI_MOTION_C;
+        float last[3];
+        ossai_tracks_motion_frame(m, clip->frame_count - 1, last);
         out.x = last[0];
         out.z = last[1];
         out.yaw_rad = last[2];
