@@ -28,10 +28,6 @@ typedef struct lane_state {
     int steps, same;        /* STEP rows present; both frames in one segment */
     int full_row;           /* the full rotations' mask row, or -1 */
     ossai_packed_frame a, b;
-    /* the chunk in flight's rotations: masks, constants, first list entry */
-    uint32_t r_anim, r_still;
-    const float *r_const;
-    int r_nc, r_at;
 } lane_state;
 
 static void lane_begin(lane_state *l, const ossa_clip *clip, uint32_t f0)
@@ -107,132 +103,57 @@ static uint32_t rest_kinds(const lane_state *l, uint32_t chunk)
     return kinds;
 }
 
-/* The animated rotations of one chunk in every lane of a batch, one entry
- * per lane and joint: their arithmetic runs on whole vectors however few of
- * a chunk's joints each lane animates. Rows of LIST_CAP floats: the two
- * frames' x y z w (w stored for full rotations, flagged by L_FULL), the rest
- * rotation and the interpolation factor; the results replace frame a. */
-#define LIST_CAP (LANE_V * CHUNK + LANE_V)
-enum { L_AX, L_BX = 4, L_FULL = 8, L_RX = 9, L_T = 13, L_ROWS = 14 };
-typedef struct rot_list {
-    LANE_ALIGN float row[L_ROWS][LIST_CAP];
-    int n;
-} rot_list;
-
-/* dst[0, count) = src[0, count), whole vectors (both have room past count). */
-static inline void copy_run(float *dst, const float *src, int count)
-{
-    for (int i = 0; i < count; i += LANE_V)
-        v_store(dst + i, v_load(src + i));
-}
-
-static inline void fill_run(float *dst, float x, int count)
-{
-    for (int i = 0; i < count; i += LANE_V)
-        v_store(dst + i, v_set1(x));
-}
-
-/* Lane l's animated rotations of this chunk (mask am), frames a and b at pa
- * and pb in record order (x, y, z rows of na, then the w of full ones),
- * appended to the list. */
-static void list_append(lane_state *l, rot_list *list, uint32_t am, uint32_t full, uint32_t steps,
-                        float alpha, const float *pa, const float *pb,
-                        const float rest[OSSAI_POSE_C][CHUNK])
-{
-    const int n = list->n, na = pk_popcount(am);
-    l->r_at = n;
-    for (int c = 0; c < 3; ++c) {
-        copy_run(list->row[L_AX + c] + n, pa + c * na, na);
-        copy_run(list->row[L_BX + c] + n, pb + c * na, na);
-    }
-    if (full) {
-        int i = 0, f = 0;
-        for (uint32_t m = am; m; m &= m - 1, ++i) {
-            const int stored = full >> __builtin_ctz(m) & 1u;
-            list->row[L_FULL][n + i] = stored ? 1.0f : 0.0f;
-            list->row[L_AX + 3][n + i] = stored ? pa[3 * na + f] : 0.0f;
-            list->row[L_BX + 3][n + i] = stored ? pb[3 * na + f] : 0.0f;
-            f += stored;
-        }
-    } else {
-        fill_run(list->row[L_FULL] + n, 0.0f, na);
-    }
-    for (int c = 0; c < 4; ++c)
-        pk_compress16(list->row[L_RX + c] + n, rest[OSSAI_QX + c], am);
-    if (steps & am) {
-        int i = 0;
-        for (uint32_t m = am; m; m &= m - 1, ++i)
-            list->row[L_T][n + i] =
-                (steps >> __builtin_ctz(m) & 1u) ? ossai_step_alpha(alpha) : alpha;
-    } else {
-        fill_run(list->row[L_T] + n, alpha, na);
-    }
-    list->n = n + na;
-}
-
-/* ossai_pack_rotation_w and ossai_pack_rotation on every entry of the list,
- * vector by vector; the results replace frame a's x y z w. */
-static void list_run(rot_list *list)
+/* ossai_pack_rotation_w, then ossai_pack_rotation, on one vector of joints:
+ * frames a and b (x y z; w where `full`, else rebuilt), rest rotation r,
+ * factor t; the result into q. The reference's operations in its order. */
+static inline void rotation_lerp(vf a[4], vf b[4], vm full, const vf r[4], vf t, vf q[4])
 {
     const vf one = v_set1(1.0f);
-    /* the last vector's lanes past n: zeros, not stale values */
-    for (int r = 0; r < L_ROWS; ++r)
-        v_store(list->row[r] + list->n, v_zero());
-    for (int i = 0; i < list->n; i += LANE_V) {
-        vf a[4], b[4], r[4];
-        for (int c = 0; c < 4; ++c) {
-            a[c] = v_load(list->row[L_AX + c] + i);
-            b[c] = v_load(list->row[L_BX + c] + i);
-            r[c] = v_load(list->row[L_RX + c] + i);
-        }
-        const vm full = v_gt(v_load(list->row[L_FULL] + i), v_zero());
-        const vf t = v_load(list->row[L_T] + i);
-        for (int s = 0; s < 2; ++s) {
-            vf *x = s ? b : a;
-            vf d = v_mul(x[0], x[0]);
-            d = v_add(d, v_mul(x[1], x[1]));
-            d = v_add(d, v_mul(x[2], x[2]));
-            x[3] = v_select(full, x[3], v_sqrt(v_max(v_sub(one, d), v_zero())));
-        }
-        /* shortest-arc lerp, after the rest rotation, normalised */
-        vf d = v_mul(a[0], b[0]);
-        for (int c = 1; c < 4; ++c)
-            d = v_add(d, v_mul(a[c], b[c]));
-        const vm flip = v_lt(d, v_zero());
-        vf m[4], rq[4];
-        for (int c = 0; c < 4; ++c)
-            m[c] = v_add(a[c], v_mul(v_sub(v_negate_where(b[c], flip), a[c]), t));
-        rq[0] = v_add(v_mul(r[3], m[0]), v_mul(r[0], m[3]));
-        rq[0] = v_add(rq[0], v_mul(r[1], m[2]));
-        rq[0] = v_sub(rq[0], v_mul(r[2], m[1]));
-        rq[1] = v_sub(v_mul(r[3], m[1]), v_mul(r[0], m[2]));
-        rq[1] = v_add(rq[1], v_mul(r[1], m[3]));
-        rq[1] = v_add(rq[1], v_mul(r[2], m[0]));
-        rq[2] = v_add(v_mul(r[3], m[2]), v_mul(r[0], m[1]));
-        rq[2] = v_sub(rq[2], v_mul(r[1], m[0]));
-        rq[2] = v_add(rq[2], v_mul(r[2], m[3]));
-        rq[3] = v_sub(v_mul(r[3], m[3]), v_mul(r[0], m[0]));
-        rq[3] = v_sub(rq[3], v_mul(r[1], m[1]));
-        rq[3] = v_sub(rq[3], v_mul(r[2], m[2]));
-        vf len2 = v_mul(rq[0], rq[0]);
-        for (int c = 1; c < 4; ++c)
-            len2 = v_add(len2, v_mul(rq[c], rq[c]));
-        const vm ok = v_and_m(v_gt(len2, v_zero()), v_lt(len2, v_set1(INFINITY)));
-        const vf inv = v_div(one, v_sqrt(len2));
-        for (int c = 0; c < 4; ++c)
-            v_store(list->row[L_AX + c] + i,
-                    v_select(ok, v_mul(rq[c], inv), c == 3 ? one : v_zero()));
+    for (int s = 0; s < 2; ++s) {
+        vf *x = s ? b : a;
+        vf d = v_mul(x[0], x[0]);
+        d = v_add(d, v_mul(x[1], x[1]));
+        d = v_add(d, v_mul(x[2], x[2]));
+        x[3] = v_select(full, x[3], v_sqrt(v_max(v_sub(one, d), v_zero())));
     }
+    /* shortest-arc lerp, after the rest rotation, normalised */
+    vf d = v_mul(a[0], b[0]);
+    for (int c = 1; c < 4; ++c)
+        d = v_add(d, v_mul(a[c], b[c]));
+    const vm flip = v_lt(d, v_zero());
+    vf m[4], rq[4];
+    for (int c = 0; c < 4; ++c)
+        m[c] = v_add(a[c], v_mul(v_sub(v_negate_where(b[c], flip), a[c]), t));
+    rq[0] = v_add(v_mul(r[3], m[0]), v_mul(r[0], m[3]));
+    rq[0] = v_add(rq[0], v_mul(r[1], m[2]));
+    rq[0] = v_sub(rq[0], v_mul(r[2], m[1]));
+    rq[1] = v_sub(v_mul(r[3], m[1]), v_mul(r[0], m[2]));
+    rq[1] = v_add(rq[1], v_mul(r[1], m[3]));
+    rq[1] = v_add(rq[1], v_mul(r[2], m[0]));
+    rq[2] = v_add(v_mul(r[3], m[2]), v_mul(r[0], m[1]));
+    rq[2] = v_sub(rq[2], v_mul(r[1], m[0]));
+    rq[2] = v_add(rq[2], v_mul(r[2], m[3]));
+    rq[3] = v_sub(v_mul(r[3], m[3]), v_mul(r[0], m[0]));
+    rq[3] = v_sub(rq[3], v_mul(r[1], m[1]));
+    rq[3] = v_sub(rq[3], v_mul(r[2], m[2]));
+    vf len2 = v_mul(rq[0], rq[0]);
+    for (int c = 1; c < 4; ++c)
+        len2 = v_add(len2, v_mul(rq[c], rq[c]));
+    const vm ok = v_and_m(v_gt(len2, v_zero()), v_lt(len2, v_set1(INFINITY)));
+    const vf inv = v_div(one, v_sqrt(len2));
+    for (int c = 0; c < 4; ++c)
+        q[c] = v_select(ok, v_mul(rq[c], inv), c == 3 ? one : v_zero());
 }
 
-/* One lane's chunk of 16 joints, first part: its values decoded, its
- * translations and scales into out[c][j] (pose component c of joint j0 + j),
- * its animated rotations into the list. The rows of the kinds in `skip` (at
- * the rest pose in every lane of the batch, written by the caller) are left
- * alone. va, vb: room for a chunk's values. */
-static void chunk_first(lane_state *l, uint32_t chunk, float alpha, uint32_t skip,
-                        const float rest[OSSAI_POSE_C][CHUNK], float out[OSSAI_POSE_C][CHUNK],
-                        rot_list *list, float *va, float *vb)
+/* One lane's chunk of 16 joints: its values decoded, then every track
+ * interpolated on vectors of the chunk's joints (animated values expanded
+ * onto their joints' lanes, constants onto theirs, the rest elsewhere) into
+ * out[c][j] (pose component c of joint j0 + j). The rows of the kinds in
+ * `skip` (at the rest pose in every lane of the batch, written by the
+ * caller) are left alone. va, vb: room for a chunk's values. */
+static void chunk_lane(lane_state *l, uint32_t chunk, float alpha, uint32_t skip,
+                       const float rest[OSSAI_POSE_C][CHUNK], float out[OSSAI_POSE_C][CHUNK],
+                       float *va, float *vb)
 {
     const uint32_t chunks = l->chunks;
     const uint16_t *masks = l->masks + chunk;
@@ -250,81 +171,70 @@ static void chunk_first(lane_state *l, uint32_t chunk, float alpha, uint32_t ski
     if (count)
         decode_chunk(l, count, va, vb);
     const vf one = v_set1(1.0f), held = v_set1(ossai_step_alpha(alpha)), t_all = v_set1(alpha);
+    const uint32_t part = (uint32_t)(LANE_V == 16 ? 0xFFFFu : (1u << LANE_V) - 1u);
     const float *pa = va, *pb = vb;
     for (int kind = 0; kind < OSSAI_KINDS; ++kind) {
         const int nak = na[kind], nc = pk_popcount(still[kind]);
+        const int rot = kind == OSSAI_KIND_R, comps = rot ? 4 : 3;
+        const int base = kind == OSSAI_KIND_T ? OSSAI_TX : rot ? OSSAI_QX : OSSAI_SX;
         const float *cp = l->constants + l->ci; /* rows x y z (w) of the constant tracks */
-        if (kind == OSSAI_KIND_R) {
-            l->r_anim = anim[kind];
-            l->r_still = still[kind];
-            l->r_const = cp;
-            l->r_nc = nc;
-            l->ci += (uint32_t)(4 * nc);
-            if (nak)
-                list_append(l, list, anim[kind], full, step[kind], alpha, pa, pb, rest);
-            pa += 3 * nak + nf;
-            pb += 3 * nak + nf;
-            continue;
-        }
-        const int base = kind == OSSAI_KIND_T ? OSSAI_TX : OSSAI_SX;
         if (!anim[kind] && !still[kind]) {
             if (!(skip >> kind & 1u))
-                for (int c = 0; c < 3; ++c)
+                for (int c = 0; c < comps; ++c)
                     for (int v0 = 0; v0 < CHUNK; v0 += LANE_V)
                         v_store(out[base + c] + v0, v_load(rest[base + c] + v0));
             continue;
         }
-        l->ci += (uint32_t)(3 * nc);
+        l->ci += (uint32_t)(comps * nc);
         for (int v0 = 0; v0 < CHUNK; v0 += LANE_V) {
-            const uint32_t part = (uint32_t)(LANE_V == 16 ? 0xFFFFu : (1u << LANE_V) - 1u);
             const uint32_t below = (1u << v0) - 1u;
             const uint32_t am = anim[kind] >> v0 & part, cm = still[kind] >> v0 & part;
             const uint32_t sm = step[kind] >> v0 & part;
             const int before_a = pk_popcount(anim[kind] & below);
             const int before_c = pk_popcount(still[kind] & below);
-            const vm is_anim = pk_mask(am), is_const = pk_mask(cm);
-            const vf t = sm ? v_select(pk_mask(sm), held, t_all) : t_all;
-            for (int c = 0; c < 3; ++c) {
-                const vf r = v_load(rest[base + c] + v0);
-                vf v = cm ? v_select(is_const, pk_expand(cp + c * nc + before_c, cm), r) : r;
-                if (am) {
-                    const vf a = pk_expand(pa + c * nak + before_a, am);
-                    const vf b = pk_expand(pb + c * nak + before_a, am);
-                    /* ossai_pack_lerp */
-                    const vf x = v_add(v_mul(a, v_sub(one, t)), v_mul(b, t));
-                    v = v_select(is_anim, x, v);
-                }
-                v_store(out[base + c] + v0, v);
+            vf v[4], r[4];
+            for (int c = 0; c < comps; ++c) {
+                r[c] = v_load(rest[base + c] + v0);
+                v[c] = r[c];
             }
+            if (cm) {
+                const vm is_const = pk_mask(cm);
+                for (int c = 0; c < comps; ++c)
+                    v[c] = v_select(is_const, pk_expand(cp + c * nc + before_c, cm), v[c]);
+            }
+            if (am) {
+                const vm is_anim = pk_mask(am);
+                const vf t = sm ? v_select(pk_mask(sm), held, t_all) : t_all;
+                vf a[4], b[4];
+                for (int c = 0; c < 3; ++c) {
+                    a[c] = pk_expand(pa + c * nak + before_a, am);
+                    b[c] = pk_expand(pb + c * nak + before_a, am);
+                }
+                if (rot) {
+                    const uint32_t fm = full >> v0 & part;
+                    vm is_full = pk_mask(0u);
+                    a[3] = b[3] = v_zero();
+                    if (fm) {
+                        const int before_f = pk_popcount(full & below);
+                        is_full = pk_mask(fm);
+                        a[3] = pk_expand(pa + 3 * nak + before_f, fm);
+                        b[3] = pk_expand(pb + 3 * nak + before_f, fm);
+                    }
+                    vf q[4];
+                    rotation_lerp(a, b, is_full, r, t, q);
+                    for (int c = 0; c < 4; ++c)
+                        v[c] = v_select(is_anim, q[c], v[c]);
+                } else {
+                    for (int c = 0; c < 3; ++c) /* ossai_pack_lerp */
+                        v[c] = v_select(is_anim, v_add(v_mul(a[c], v_sub(one, t)), v_mul(b[c], t)),
+                                        v[c]);
+                }
+            }
+            for (int c = 0; c < comps; ++c)
+                v_store(out[base + c] + v0, v[c]);
         }
-        pa += 3 * nak;
-        pb += 3 * nak;
-    }
-}
-
-/* The chunk's rotations into out: the list's results where animated, the
- * constants, else the rest. */
-static void chunk_last(const lane_state *l, uint32_t skip, const rot_list *list,
-                       const float rest[OSSAI_POSE_C][CHUNK], float out[OSSAI_POSE_C][CHUNK])
-{
-    const uint32_t anim = l->r_anim, still = l->r_still;
-    if (!anim && !still && (skip >> OSSAI_KIND_R & 1u))
-        return;
-    const int nc = l->r_nc;
-    for (int v0 = 0; v0 < CHUNK; v0 += LANE_V) {
-        const uint32_t part = (uint32_t)(LANE_V == 16 ? 0xFFFFu : (1u << LANE_V) - 1u);
-        const uint32_t below = (1u << v0) - 1u;
-        const uint32_t am = anim >> v0 & part, cm = still >> v0 & part;
-        const int before_a = pk_popcount(anim & below), before_c = pk_popcount(still & below);
-        const vm is_anim = pk_mask(am), is_const = pk_mask(cm);
-        for (int c = 0; c < 4; ++c) {
-            vf q = v_load(rest[OSSAI_QX + c] + v0);
-            if (cm)
-                q = v_select(is_const, pk_expand(l->r_const + c * nc + before_c, cm), q);
-            if (am)
-                q = v_select(is_anim, pk_expand(list->row[L_AX + c] + l->r_at + before_a, am), q);
-            v_store(out[OSSAI_QX + c] + v0, q);
-        }
+        pa += 3 * nak + (rot ? nf : 0);
+        pb += 3 * nak + (rot ? nf : 0);
     }
 }
 
@@ -342,7 +252,6 @@ void OSSAI_ISA_NAME(ossai_packed_kernel)(const ossai_lane_sample_args *a)
     LANE_ALIGN float tile[OSSAI_POSE_C][LANE_V][LANE_V];
     LANE_ALIGN float va[CHUNK_VALUES + LANE_V], vb[CHUNK_VALUES + LANE_V];
     lane_state lanes[LANE_V];
-    rot_list list;
     for (int lc = 0; lc < width; lc += LANE_V) {
         int all_packed = 1;
         for (int l = 0; l < LANE_V; ++l) {
@@ -358,15 +267,10 @@ void OSSAI_ISA_NAME(ossai_packed_kernel)(const ossai_lane_sample_args *a)
             uint32_t skip = all_packed ? 7u : 0u;
             for (int l = 0; l < LANE_V && skip; ++l)
                 skip &= rest_kinds(&lanes[l], chunk);
-            list.n = 0;
             for (int l = 0; l < LANE_V; ++l)
                 if (a->packed[lc + l])
-                    chunk_first(&lanes[l], chunk, a->alpha[lc + l], skip,
-                                (const float(*)[CHUNK])rest, rows[l], &list, va, vb);
-            list_run(&list);
-            for (int l = 0; l < LANE_V; ++l)
-                if (a->packed[lc + l])
-                    chunk_last(&lanes[l], skip, &list, (const float(*)[CHUNK])rest, rows[l]);
+                    chunk_lane(&lanes[l], chunk, a->alpha[lc + l], skip,
+                               (const float(*)[CHUNK])rest, rows[l], va, vb);
             for (int v0 = 0; v0 < CHUNK && j0 + v0 < joints; v0 += LANE_V) {
                 if (!all_packed)
                     for (int l = 0; l < LANE_V; ++l)
