@@ -199,16 +199,18 @@ static void chunk_lane(lane_state *l, uint32_t chunk, float alpha, uint32_t skip
             }
             if (cm) {
                 const vm is_const = pk_mask(cm);
+                const pk_spread sc = pk_spread_make(cm);
                 for (int c = 0; c < comps; ++c)
-                    v[c] = v_select(is_const, pk_expand(cp + c * nc + before_c, cm), v[c]);
+                    v[c] = v_select(is_const, pk_spread_load(cp + c * nc + before_c, &sc), v[c]);
             }
             if (am) {
                 const vm is_anim = pk_mask(am);
                 const vf t = sm ? v_select(pk_mask(sm), held, t_all) : t_all;
+                const pk_spread sa = pk_spread_make(am);
                 vf a[4], b[4];
                 for (int c = 0; c < 3; ++c) {
-                    a[c] = pk_expand(pa + c * nak + before_a, am);
-                    b[c] = pk_expand(pb + c * nak + before_a, am);
+                    a[c] = pk_spread_load(pa + c * nak + before_a, &sa);
+                    b[c] = pk_spread_load(pb + c * nak + before_a, &sa);
                 }
                 if (rot) {
                     const uint32_t fm = full >> v0 & part;
@@ -216,9 +218,10 @@ static void chunk_lane(lane_state *l, uint32_t chunk, float alpha, uint32_t skip
                     a[3] = b[3] = v_zero();
                     if (fm) {
                         const int before_f = pk_popcount(full & below);
+                        const pk_spread sf = pk_spread_make(fm);
                         is_full = pk_mask(fm);
-                        a[3] = pk_expand(pa + 3 * nak + before_f, fm);
-                        b[3] = pk_expand(pb + 3 * nak + before_f, fm);
+                        a[3] = pk_spread_load(pa + 3 * nak + before_f, &sf);
+                        b[3] = pk_spread_load(pb + 3 * nak + before_f, &sf);
                     }
                     vf q[4];
                     rotation_lerp(a, b, is_full, r, t, q);
