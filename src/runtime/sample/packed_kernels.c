@@ -28,6 +28,7 @@ typedef struct lane_state {
     int steps, same;        /* STEP rows present; both frames in one segment */
     int full_row;           /* the full rotations' mask row, or -1 */
     ossai_packed_frame a, b;
+    uint32_t r_anim, r_full, r_step; /* the chunk in flight's animated rotations */
 } lane_state;
 
 static void lane_begin(lane_state *l, const ossa_clip *clip, uint32_t f0)
@@ -149,15 +150,24 @@ static inline void rotation_lerp(vf a[4], vf b[4], vm full, const vf r[4], vf t,
         q[c] = v_select(ok, v_mul(rq[c], inv), c == 3 ? one : v_zero());
 }
 
-/* One lane's chunk of 16 joints: its values decoded, then every track
- * interpolated on vectors of the chunk's joints (animated values expanded
- * onto their joints' lanes, constants onto theirs, the rest elsewhere) into
- * out[c][j] (pose component c of joint j0 + j). The rows of the kinds in
- * `skip` (at the rest pose in every lane of the batch, written by the
- * caller) are left alone. va, vb: room for a chunk's values. */
+/* Rows of one lane's animated rotations in a chunk: the two frames' x y z
+ * w (w 0 where it is rebuilt) and the interpolation factor. */
+enum { R_A = 0, R_B = 4, R_T = 8, R_ROWS = 9 };
+
+/* One lane's chunk of 16 joints: its values decoded, then translations and
+ * scales interpolated on vectors of the chunk's joints (animated values
+ * expanded onto their joints' lanes, constants onto theirs, the rest
+ * elsewhere) into out[c][j] (pose component c of joint j0 + j), and the
+ * rotations' constants or rest too. Animated rotations go to rot as rows
+ * (R_*), for the caller to interpolate across the batch's lanes, joint by
+ * joint, once they are transposed (their maths is long, and clips animate
+ * few rotations: no vector of it is spent on a joint no lane animates).
+ * The rows of the kinds in `skip` (at the rest pose in every lane of the
+ * batch, written by the caller) are left alone. va, vb: room for a chunk's
+ * values. */
 static void chunk_lane(lane_state *l, uint32_t chunk, float alpha, uint32_t skip,
                        const float rest[OSSAI_POSE_C][CHUNK], float out[OSSAI_POSE_C][CHUNK],
-                       float *va, float *vb)
+                       float rrows[R_ROWS][CHUNK], float *va, float *vb)
 {
     const uint32_t chunks = l->chunks;
     const uint16_t *masks = l->masks + chunk;
@@ -174,6 +184,9 @@ static void chunk_lane(lane_state *l, uint32_t chunk, float alpha, uint32_t skip
     }
     if (count)
         decode_chunk(l, count, va, vb);
+    l->r_anim = anim[OSSAI_KIND_R];
+    l->r_full = full;
+    l->r_step = step[OSSAI_KIND_R];
     const vf one = v_set1(1.0f), held = v_set1(ossai_step_alpha(alpha)), t_all = v_set1(alpha);
     const uint32_t part = (uint32_t)(LANE_V == 16 ? 0xFFFFu : (1u << LANE_V) - 1u);
     const float *pa = va, *pb = vb;
@@ -211,30 +224,28 @@ static void chunk_lane(lane_state *l, uint32_t chunk, float alpha, uint32_t skip
                 const vm is_anim = pk_mask(am);
                 const vf t = sm ? v_select(pk_mask(sm), held, t_all) : t_all;
                 const pk_spread sa = pk_spread_make(am);
-                vf a[4], b[4];
-                for (int c = 0; c < 3; ++c) {
-                    a[c] = pk_spread_load(pa + c * nak + before_a, &sa);
-                    b[c] = pk_spread_load(pb + c * nak + before_a, &sa);
-                }
                 if (rot) {
                     const uint32_t fm = full >> v0 & part;
-                    vm is_full = pk_mask(0u);
-                    a[3] = b[3] = v_zero();
+                    for (int c = 0; c < 3; ++c) {
+                        v_store(rrows[R_A + c] + v0, pk_spread_load(pa + c * nak + before_a, &sa));
+                        v_store(rrows[R_B + c] + v0, pk_spread_load(pb + c * nak + before_a, &sa));
+                    }
+                    vf aw = v_zero(), bw = v_zero();
                     if (fm) {
                         const int before_f = pk_popcount(full & below);
                         const pk_spread sf = pk_spread_make(fm);
-                        is_full = pk_mask(fm);
-                        a[3] = pk_spread_load(pa + 3 * nak + before_f, &sf);
-                        b[3] = pk_spread_load(pb + 3 * nak + before_f, &sf);
+                        aw = pk_spread_load(pa + 3 * nak + before_f, &sf);
+                        bw = pk_spread_load(pb + 3 * nak + before_f, &sf);
                     }
-                    vf q[4];
-                    rotation_lerp(a, b, is_full, r, t, q);
-                    for (int c = 0; c < 4; ++c)
-                        v[c] = v_select(is_anim, q[c], v[c]);
+                    v_store(rrows[R_A + 3] + v0, aw);
+                    v_store(rrows[R_B + 3] + v0, bw);
+                    v_store(rrows[R_T] + v0, t);
                 } else {
-                    for (int c = 0; c < 3; ++c) /* ossai_pack_lerp */
-                        v[c] = v_select(is_anim, v_add(v_mul(a[c], v_sub(one, t)), v_mul(b[c], t)),
-                                        v[c]);
+                    for (int c = 0; c < 3; ++c) { /* ossai_pack_lerp */
+                        const vf a = pk_spread_load(pa + c * nak + before_a, &sa);
+                        const vf b = pk_spread_load(pb + c * nak + before_a, &sa);
+                        v[c] = v_select(is_anim, v_add(v_mul(a, v_sub(one, t)), v_mul(b, t)), v[c]);
+                    }
                 }
             }
             for (int c = 0; c < comps; ++c)
@@ -251,12 +262,88 @@ static inline uint32_t kind_of(int c)
     return c < OSSAI_QX ? OSSAI_KIND_T : c < OSSAI_SX ? OSSAI_KIND_R : OSSAI_KIND_S;
 }
 
+/* The batch's animated rotations in the joint group v0 .. v0 + LANE_V of
+ * the chunk, interpolated joint by joint across the lanes: rows (R_*) of
+ * the lanes that animate a rotation there transposed, each joint that any
+ * lane animates through rotation_lerp, after its rest rotation (the same in
+ * every lane). The results go to q[c][j] and the lanes that take them to
+ * lanes[j]; the others' are 0. */
+static void batch_rotations(const lane_state *lanes, const ossai_lane_sample_args *a, int lc,
+                            int v0, const float rest[OSSAI_POSE_C][CHUNK],
+                            const float rrows[LANE_V][R_ROWS][CHUNK], float q[4][LANE_V][LANE_V],
+                            uint32_t lane_bits[LANE_V])
+{
+    static const float zeros[LANE_V];
+    const uint32_t part = (uint32_t)(LANE_V == 16 ? 0xFFFFu : (1u << LANE_V) - 1u);
+    uint32_t any = 0, full = 0, step = 0;
+    uint32_t full_bits[LANE_V], step_bits[LANE_V];
+    for (int j = 0; j < LANE_V; ++j)
+        lane_bits[j] = full_bits[j] = step_bits[j] = 0;
+    for (int l = 0; l < LANE_V; ++l) {
+        if (!a->packed[lc + l])
+            continue;
+        const uint32_t am = lanes[l].r_anim >> v0 & part;
+        for (uint32_t m = am; m; m &= m - 1)
+            lane_bits[__builtin_ctz(m)] |= 1u << l;
+        any |= am;
+        const uint32_t fm = lanes[l].r_full >> v0 & am, sm = lanes[l].r_step >> v0 & am;
+        for (uint32_t m = fm; m; m &= m - 1)
+            full_bits[__builtin_ctz(m)] |= 1u << l;
+        for (uint32_t m = sm; m; m &= m - 1)
+            step_bits[__builtin_ctz(m)] |= 1u << l;
+        full |= fm;
+        step |= sm;
+    }
+    if (!any)
+        return;
+    /* rows R_A .. R_T, transposed: t[row][j] is joint v0 + j across lanes */
+    LANE_ALIGN float t[R_ROWS][LANE_V][LANE_V];
+    for (int row = 0; row < R_ROWS; ++row) {
+        if ((row == R_A + 3 || row == R_B + 3) && !full)
+            continue;
+        if (row == R_T && !step)
+            continue;
+        vf r[LANE_V];
+        for (int l = 0; l < LANE_V; ++l)
+            r[l] = v_load(a->packed[lc + l] && (lanes[l].r_anim >> v0 & part)
+                              ? rrows[l][row] + v0
+                              : zeros);
+        v_transpose(r);
+        for (int j = 0; j < LANE_V; ++j)
+            v_store(t[row][j], r[j]);
+    }
+    const vf alpha = v_load(a->alpha + lc);
+    LANE_ALIGN float held_f[LANE_V];
+    if (step)
+        for (int l = 0; l < LANE_V; ++l)
+            held_f[l] = ossai_step_alpha(a->alpha[lc + l]);
+    for (uint32_t m = any; m; m &= m - 1) {
+        const int j = __builtin_ctz(m);
+        vf qa[4], qb[4], r[4], out[4];
+        for (int c = 0; c < 3; ++c) {
+            qa[c] = v_load(t[R_A + c][j]);
+            qb[c] = v_load(t[R_B + c][j]);
+        }
+        const vm is_full = pk_mask(full_bits[j]);
+        qa[3] = full_bits[j] ? v_load(t[R_A + 3][j]) : v_zero();
+        qb[3] = full_bits[j] ? v_load(t[R_B + 3][j]) : v_zero();
+        const vf tj = step_bits[j] ? v_select(pk_mask(step_bits[j]), v_load(held_f), alpha) : alpha;
+        for (int c = 0; c < 4; ++c)
+            r[c] = v_set1(rest[OSSAI_QX + c][v0 + j]);
+        rotation_lerp(qa, qb, is_full, r, tj, out);
+        for (int c = 0; c < 4; ++c)
+            v_store(q[c][j], out[c]);
+    }
+}
+
 void OSSAI_ISA_NAME(ossai_packed_kernel)(const ossai_lane_sample_args *a)
 {
     const int width = a->width, joints = a->joint_count;
     LANE_ALIGN float rest[OSSAI_POSE_C][CHUNK];
     LANE_ALIGN float rows[LANE_V][OSSAI_POSE_C][CHUNK];
+    LANE_ALIGN float rrows[LANE_V][R_ROWS][CHUNK];
     LANE_ALIGN float tile[OSSAI_POSE_C][LANE_V][LANE_V];
+    LANE_ALIGN float rq[4][LANE_V][LANE_V];
     LANE_ALIGN float va[CHUNK_VALUES + LANE_V], vb[CHUNK_VALUES + LANE_V];
     lane_state lanes[LANE_V];
     for (int lc = 0; lc < width; lc += LANE_V) {
@@ -277,12 +364,15 @@ void OSSAI_ISA_NAME(ossai_packed_kernel)(const ossai_lane_sample_args *a)
             for (int l = 0; l < LANE_V; ++l)
                 if (a->packed[lc + l])
                     chunk_lane(&lanes[l], chunk, a->alpha[lc + l], skip,
-                               (const float(*)[CHUNK])rest, rows[l], va, vb);
+                               (const float(*)[CHUNK])rest, rows[l], rrows[l], va, vb);
             for (int v0 = 0; v0 < CHUNK && j0 + v0 < joints; v0 += LANE_V) {
                 if (!all_packed)
                     for (int l = 0; l < LANE_V; ++l)
                         if (!a->packed[lc + l])
                             sample_lane(a, lc + l, j0 + v0, tile, l);
+                uint32_t rlanes[LANE_V];
+                batch_rotations(lanes, a, lc, v0, (const float(*)[CHUNK])rest,
+                                (const float(*)[R_ROWS][CHUNK])rrows, rq, rlanes);
                 const int jn = joints - (j0 + v0) < LANE_V ? joints - (j0 + v0) : LANE_V;
                 for (int c = 0; c < OSSAI_POSE_C; ++c) {
                     float *out = a->output + ((size_t)(j0 + v0) * OSSAI_POSE_C + c) * width + lc;
@@ -299,6 +389,10 @@ void OSSAI_ISA_NAME(ossai_packed_kernel)(const ossai_lane_sample_args *a)
                         for (int l = 0; l < LANE_V; ++l)
                             r[l] = v_load(a->packed[lc + l] ? rows[l][c] + v0 : tile[c][l]);
                     v_transpose(r);
+                    if (kind_of(c) == OSSAI_KIND_R)
+                        for (int j = 0; j < LANE_V; ++j)
+                            if (rlanes[j])
+                                r[j] = v_select(pk_mask(rlanes[j]), v_load(rq[c - OSSAI_QX][j]), r[j]);
                     if (jn == LANE_V)
                         for (int j = 0; j < LANE_V; ++j)
                             v_store(out + (size_t)j * OSSAI_POSE_C * width, r[j]);
