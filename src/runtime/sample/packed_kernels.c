@@ -13,6 +13,7 @@
 #include "sample/sample_lane.h"
 
 #define CHUNK ((int)OSSAI_CHUNK)
+
 /* The most components a chunk animates: 16 joints x (3 tracks x 3 + a w). */
 #define CHUNK_VALUES (CHUNK * 10)
 
@@ -28,7 +29,10 @@ typedef struct lane_state {
     int steps, same;        /* STEP rows present; both frames in one segment */
     int full_row;           /* the full rotations' mask row, or -1 */
     ossai_packed_frame a, b;
-    uint32_t r_anim, r_full, r_step; /* the chunk in flight's animated rotations */
+    /* the chunk in flight's rotations: masks, constants, first list entry */
+    uint32_t r_anim, r_still;
+    const float *r_const;
+    int r_nc, r_at;
 } lane_state;
 
 static void lane_begin(lane_state *l, const ossa_clip *clip, uint32_t f0)
@@ -80,21 +84,17 @@ static void decode_chunk(lane_state *l, int count, float *va, float *vb)
     l->k += (uint32_t)count;
 }
 
-/* The rest pose of joints j0 .. j0 + 16, as rows of the pose components
- * (the identity past the last joint, or everywhere without a rest pose). */
+/* The rest pose of joints j0 .. j0 + 16, as rows of the pose components. */
 static void rest_rows(const ossa_transform *rest, int j0, int joints,
-                      float rows[OSSAI_POSE_C][CHUNK])
+                     float rows[OSSAI_POSE_C][CHUNK])
 {
-    static const float identity[OSSAI_POSE_C] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 1};
-    const int n = !rest ? 0 : joints - j0 < CHUNK ? joints - j0 : CHUNK;
-    for (int j = 0; j < n; ++j) {
-        const float *v = &rest[j0 + j].translation.x;
+    static const ossa_transform identity = {{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}};
+    for (int j = 0; j < CHUNK; ++j) {
+        const ossa_transform *x = rest && j0 + j < joints ? &rest[j0 + j] : &identity;
+        const float *v = &x->translation.x;
         for (int c = 0; c < OSSAI_POSE_C; ++c)
             rows[c][j] = v[c];
     }
-    for (int j = n; j < CHUNK; ++j)
-        for (int c = 0; c < OSSAI_POSE_C; ++c)
-            rows[c][j] = identity[c];
 }
 
 /* The kinds (bit OSSAI_KIND_*) that lane l's chunk leaves at the rest pose. */
@@ -108,66 +108,132 @@ static uint32_t rest_kinds(const lane_state *l, uint32_t chunk)
     return kinds;
 }
 
-/* ossai_pack_rotation_w, then ossai_pack_rotation, on one vector of joints:
- * frames a and b (x y z; w where `full`, else rebuilt), rest rotation r,
- * factor t; the result into q. The reference's operations in its order. */
-static inline void rotation_lerp(vf a[4], vf b[4], vm full, const vf r[4], vf t, vf q[4])
+/* The animated rotations of one chunk in every lane of a batch, one entry
+ * per lane and joint: their arithmetic runs on whole vectors however few of
+ * a chunk's joints each lane animates. Rows of LIST_CAP floats: the two
+ * frames' x y z w (w stored for full rotations, flagged by L_FULL), the rest
+ * rotation and the interpolation factor; the results replace frame a. */
+#define LIST_CAP (LANE_V * CHUNK + LANE_V)
+enum { L_AX, L_BX = 4, L_FULL = 8, L_RX = 9, L_T = 13, L_ROWS = 14 };
+typedef struct rot_list {
+    LANE_ALIGN float row[L_ROWS][LIST_CAP];
+    int n;
+} rot_list;
+
+/* dst[0, count) = src[0, count), whole vectors (both have room past count). */
+static inline void copy_run(float *dst, const float *src, int count)
 {
-    const vf one = v_set1(1.0f);
-    for (int s = 0; s < 2; ++s) {
-        vf *x = s ? b : a;
-        vf d = v_mul(x[0], x[0]);
-        d = v_add(d, v_mul(x[1], x[1]));
-        d = v_add(d, v_mul(x[2], x[2]));
-        x[3] = v_select(full, x[3], v_sqrt(v_max(v_sub(one, d), v_zero())));
-    }
-    /* shortest-arc lerp, after the rest rotation, normalised */
-    vf d = v_mul(a[0], b[0]);
-    for (int c = 1; c < 4; ++c)
-        d = v_add(d, v_mul(a[c], b[c]));
-    const vm flip = v_lt(d, v_zero());
-    vf m[4], rq[4];
-    for (int c = 0; c < 4; ++c)
-        m[c] = v_add(a[c], v_mul(v_sub(v_negate_where(b[c], flip), a[c]), t));
-    rq[0] = v_add(v_mul(r[3], m[0]), v_mul(r[0], m[3]));
-    rq[0] = v_add(rq[0], v_mul(r[1], m[2]));
-    rq[0] = v_sub(rq[0], v_mul(r[2], m[1]));
-    rq[1] = v_sub(v_mul(r[3], m[1]), v_mul(r[0], m[2]));
-    rq[1] = v_add(rq[1], v_mul(r[1], m[3]));
-    rq[1] = v_add(rq[1], v_mul(r[2], m[0]));
-    rq[2] = v_add(v_mul(r[3], m[2]), v_mul(r[0], m[1]));
-    rq[2] = v_sub(rq[2], v_mul(r[1], m[0]));
-    rq[2] = v_add(rq[2], v_mul(r[2], m[3]));
-    rq[3] = v_sub(v_mul(r[3], m[3]), v_mul(r[0], m[0]));
-    rq[3] = v_sub(rq[3], v_mul(r[1], m[1]));
-    rq[3] = v_sub(rq[3], v_mul(r[2], m[2]));
-    vf len2 = v_mul(rq[0], rq[0]);
-    for (int c = 1; c < 4; ++c)
-        len2 = v_add(len2, v_mul(rq[c], rq[c]));
-    const vm ok = v_and_m(v_gt(len2, v_zero()), v_lt(len2, v_set1(INFINITY)));
-    const vf inv = v_div(one, v_sqrt(len2));
-    for (int c = 0; c < 4; ++c)
-        q[c] = v_select(ok, v_mul(rq[c], inv), c == 3 ? one : v_zero());
+    for (int i = 0; i < count; i += LANE_V)
+        v_store(dst + i, v_load(src + i));
 }
 
-/* Rows of one lane's animated rotations in a chunk: the two frames' x y z
- * w (w 0 where it is rebuilt) and the interpolation factor. */
-enum { R_A = 0, R_B = 4, R_T = 8, R_ROWS = 9 };
+static inline void fill_run(float *dst, float x, int count)
+{
+    for (int i = 0; i < count; i += LANE_V)
+        v_store(dst + i, v_set1(x));
+}
 
-/* One lane's chunk of 16 joints: its values decoded, then translations and
- * scales interpolated on vectors of the chunk's joints (animated values
- * expanded onto their joints' lanes, constants onto theirs, the rest
- * elsewhere) into out[c][j] (pose component c of joint j0 + j), and the
- * rotations' constants or rest too. Animated rotations go to rot as rows
- * (R_*), for the caller to interpolate across the batch's lanes, joint by
- * joint, once they are transposed (their maths is long, and clips animate
- * few rotations: no vector of it is spent on a joint no lane animates).
- * The rows of the kinds in `skip` (at the rest pose in every lane of the
- * batch, written by the caller) are left alone. va, vb: room for a chunk's
- * values. */
-static void chunk_lane(lane_state *l, uint32_t chunk, float alpha, uint32_t skip,
-                       const float rest[OSSAI_POSE_C][CHUNK], float out[OSSAI_POSE_C][CHUNK],
-                       float rrows[R_ROWS][CHUNK], float *va, float *vb)
+/* Lane l's animated rotations of this chunk (mask am), frames a and b at pa
+ * and pb in record order (x, y, z rows of na, then the w of full ones),
+ * appended to the list. */
+static void list_append(lane_state *l, rot_list *list, uint32_t am, uint32_t full, uint32_t steps,
+                        float alpha, const float *pa, const float *pb,
+                        const float rest[OSSAI_POSE_C][CHUNK])
+{
+    const int n = list->n, na = pk_popcount(am);
+    l->r_at = n;
+    for (int c = 0; c < 3; ++c) {
+        copy_run(list->row[L_AX + c] + n, pa + c * na, na);
+        copy_run(list->row[L_BX + c] + n, pb + c * na, na);
+    }
+    if (full) {
+        int i = 0, f = 0;
+        for (uint32_t m = am; m; m &= m - 1, ++i) {
+            const int stored = full >> __builtin_ctz(m) & 1u;
+            list->row[L_FULL][n + i] = stored ? 1.0f : 0.0f;
+            list->row[L_AX + 3][n + i] = stored ? pa[3 * na + f] : 0.0f;
+            list->row[L_BX + 3][n + i] = stored ? pb[3 * na + f] : 0.0f;
+            f += stored;
+        }
+    } else {
+        fill_run(list->row[L_FULL] + n, 0.0f, na);
+    }
+    for (int c = 0; c < 4; ++c)
+        pk_compress16(list->row[L_RX + c] + n, rest[OSSAI_QX + c], am);
+    if (steps & am) {
+        int i = 0;
+        for (uint32_t m = am; m; m &= m - 1, ++i)
+            list->row[L_T][n + i] =
+                (steps >> __builtin_ctz(m) & 1u) ? ossai_step_alpha(alpha) : alpha;
+    } else {
+        fill_run(list->row[L_T] + n, alpha, na);
+    }
+    list->n = n + na;
+}
+
+/* ossai_pack_rotation_w and ossai_pack_rotation on every entry of the list,
+ * vector by vector; the results replace frame a's x y z w. */
+static void list_run(rot_list *list)
+{
+    const vf one = v_set1(1.0f);
+    /* the last vector's lanes past n: zeros, not stale values */
+    for (int r = 0; r < L_ROWS; ++r)
+        v_store(list->row[r] + list->n, v_zero());
+    for (int i = 0; i < list->n; i += LANE_V) {
+        vf a[4], b[4], r[4];
+        for (int c = 0; c < 4; ++c) {
+            a[c] = v_load(list->row[L_AX + c] + i);
+            b[c] = v_load(list->row[L_BX + c] + i);
+            r[c] = v_load(list->row[L_RX + c] + i);
+        }
+        const vm full = v_gt(v_load(list->row[L_FULL] + i), v_zero());
+        const vf t = v_load(list->row[L_T] + i);
+        for (int s = 0; s < 2; ++s) {
+            vf *x = s ? b : a;
+            vf d = v_mul(x[0], x[0]);
+            d = v_add(d, v_mul(x[1], x[1]));
+            d = v_add(d, v_mul(x[2], x[2]));
+            x[3] = v_select(full, x[3], v_sqrt(v_max(v_sub(one, d), v_zero())));
+        }
+        /* shortest-arc lerp, after the rest rotation, normalised */
+        vf d = v_mul(a[0], b[0]);
+        for (int c = 1; c < 4; ++c)
+            d = v_add(d, v_mul(a[c], b[c]));
+        const vm flip = v_lt(d, v_zero());
+        vf m[4], rq[4];
+        for (int c = 0; c < 4; ++c)
+            m[c] = v_add(a[c], v_mul(v_sub(v_negate_where(b[c], flip), a[c]), t));
+        rq[0] = v_add(v_mul(r[3], m[0]), v_mul(r[0], m[3]));
+        rq[0] = v_add(rq[0], v_mul(r[1], m[2]));
+        rq[0] = v_sub(rq[0], v_mul(r[2], m[1]));
+        rq[1] = v_sub(v_mul(r[3], m[1]), v_mul(r[0], m[2]));
+        rq[1] = v_add(rq[1], v_mul(r[1], m[3]));
+        rq[1] = v_add(rq[1], v_mul(r[2], m[0]));
+        rq[2] = v_add(v_mul(r[3], m[2]), v_mul(r[0], m[1]));
+        rq[2] = v_sub(rq[2], v_mul(r[1], m[0]));
+        rq[2] = v_add(rq[2], v_mul(r[2], m[3]));
+        rq[3] = v_sub(v_mul(r[3], m[3]), v_mul(r[0], m[0]));
+        rq[3] = v_sub(rq[3], v_mul(r[1], m[1]));
+        rq[3] = v_sub(rq[3], v_mul(r[2], m[2]));
+        vf len2 = v_mul(rq[0], rq[0]);
+        for (int c = 1; c < 4; ++c)
+            len2 = v_add(len2, v_mul(rq[c], rq[c]));
+        const vm ok = v_and_m(v_gt(len2, v_zero()), v_lt(len2, v_set1(INFINITY)));
+        const vf inv = v_div(one, v_sqrt(len2));
+        for (int c = 0; c < 4; ++c)
+            v_store(list->row[L_AX + c] + i,
+                    v_select(ok, v_mul(rq[c], inv), c == 3 ? one : v_zero()));
+    }
+}
+
+/* One lane's chunk of 16 joints, first part: its values decoded, its
+ * translations and scales into out[c][j] (pose component c of joint j0 + j),
+ * its animated rotations into the list. The rows of the kinds in `skip` (at
+ * the rest pose in every lane of the batch, written by the caller) are left
+ * alone. va, vb: room for a chunk's values. */
+static void chunk_first(lane_state *l, uint32_t chunk, float alpha, uint32_t skip,
+                        const float rest[OSSAI_POSE_C][CHUNK], float out[OSSAI_POSE_C][CHUNK],
+                        rot_list *list, float *va, float *vb)
 {
     const uint32_t chunks = l->chunks;
     const uint16_t *masks = l->masks + chunk;
@@ -184,75 +250,84 @@ static void chunk_lane(lane_state *l, uint32_t chunk, float alpha, uint32_t skip
     }
     if (count)
         decode_chunk(l, count, va, vb);
-    l->r_anim = anim[OSSAI_KIND_R];
-    l->r_full = full;
-    l->r_step = step[OSSAI_KIND_R];
     const vf one = v_set1(1.0f), held = v_set1(ossai_step_alpha(alpha)), t_all = v_set1(alpha);
-    const uint32_t part = (uint32_t)(LANE_V == 16 ? 0xFFFFu : (1u << LANE_V) - 1u);
     const float *pa = va, *pb = vb;
     for (int kind = 0; kind < OSSAI_KINDS; ++kind) {
         const int nak = na[kind], nc = pk_popcount(still[kind]);
-        const int rot = kind == OSSAI_KIND_R, comps = rot ? 4 : 3;
-        const int base = kind == OSSAI_KIND_T ? OSSAI_TX : rot ? OSSAI_QX : OSSAI_SX;
         const float *cp = l->constants + l->ci; /* rows x y z (w) of the constant tracks */
+        if (kind == OSSAI_KIND_R) {
+            l->r_anim = anim[kind];
+            l->r_still = still[kind];
+            l->r_const = cp;
+            l->r_nc = nc;
+            l->ci += (uint32_t)(4 * nc);
+            if (nak)
+                list_append(l, list, anim[kind], full, step[kind], alpha, pa, pb, rest);
+            pa += 3 * nak + nf;
+            pb += 3 * nak + nf;
+            continue;
+        }
+        const int base = kind == OSSAI_KIND_T ? OSSAI_TX : OSSAI_SX;
         if (!anim[kind] && !still[kind]) {
             if (!(skip >> kind & 1u))
-                for (int c = 0; c < comps; ++c)
+                for (int c = 0; c < 3; ++c)
                     for (int v0 = 0; v0 < CHUNK; v0 += LANE_V)
                         v_store(out[base + c] + v0, v_load(rest[base + c] + v0));
             continue;
         }
-        l->ci += (uint32_t)(comps * nc);
+        l->ci += (uint32_t)(3 * nc);
         for (int v0 = 0; v0 < CHUNK; v0 += LANE_V) {
+            const uint32_t part = (uint32_t)(LANE_V == 16 ? 0xFFFFu : (1u << LANE_V) - 1u);
             const uint32_t below = (1u << v0) - 1u;
             const uint32_t am = anim[kind] >> v0 & part, cm = still[kind] >> v0 & part;
             const uint32_t sm = step[kind] >> v0 & part;
             const int before_a = pk_popcount(anim[kind] & below);
             const int before_c = pk_popcount(still[kind] & below);
-            vf v[4], r[4];
-            for (int c = 0; c < comps; ++c) {
-                r[c] = v_load(rest[base + c] + v0);
-                v[c] = r[c];
-            }
-            if (cm) {
-                const vm is_const = pk_mask(cm);
-                const pk_spread sc = pk_spread_make(cm);
-                for (int c = 0; c < comps; ++c)
-                    v[c] = v_select(is_const, pk_spread_load(cp + c * nc + before_c, &sc), v[c]);
-            }
-            if (am) {
-                const vm is_anim = pk_mask(am);
-                const vf t = sm ? v_select(pk_mask(sm), held, t_all) : t_all;
-                const pk_spread sa = pk_spread_make(am);
-                if (rot) {
-                    const uint32_t fm = full >> v0 & part;
-                    for (int c = 0; c < 3; ++c) {
-                        v_store(rrows[R_A + c] + v0, pk_spread_load(pa + c * nak + before_a, &sa));
-                        v_store(rrows[R_B + c] + v0, pk_spread_load(pb + c * nak + before_a, &sa));
-                    }
-                    vf aw = v_zero(), bw = v_zero();
-                    if (fm) {
-                        const int before_f = pk_popcount(full & below);
-                        const pk_spread sf = pk_spread_make(fm);
-                        aw = pk_spread_load(pa + 3 * nak + before_f, &sf);
-                        bw = pk_spread_load(pb + 3 * nak + before_f, &sf);
-                    }
-                    v_store(rrows[R_A + 3] + v0, aw);
-                    v_store(rrows[R_B + 3] + v0, bw);
-                    v_store(rrows[R_T] + v0, t);
-                } else {
-                    for (int c = 0; c < 3; ++c) { /* ossai_pack_lerp */
-                        const vf a = pk_spread_load(pa + c * nak + before_a, &sa);
-                        const vf b = pk_spread_load(pb + c * nak + before_a, &sa);
-                        v[c] = v_select(is_anim, v_add(v_mul(a, v_sub(one, t)), v_mul(b, t)), v[c]);
-                    }
+            const vm is_anim = pk_mask(am), is_const = pk_mask(cm);
+            const pk_spread sa = pk_spread_make(am), sc = pk_spread_make(cm);
+            const vf t = sm ? v_select(pk_mask(sm), held, t_all) : t_all;
+            for (int c = 0; c < 3; ++c) {
+                const vf r = v_load(rest[base + c] + v0);
+                vf v = cm ? v_select(is_const, pk_spread_load(cp + c * nc + before_c, &sc), r) : r;
+                if (am) {
+                    const vf a = pk_spread_load(pa + c * nak + before_a, &sa);
+                    const vf b = pk_spread_load(pb + c * nak + before_a, &sa);
+                    /* ossai_pack_lerp */
+                    const vf x = v_add(v_mul(a, v_sub(one, t)), v_mul(b, t));
+                    v = v_select(is_anim, x, v);
                 }
+                v_store(out[base + c] + v0, v);
             }
-            for (int c = 0; c < comps; ++c)
-                v_store(out[base + c] + v0, v[c]);
         }
-        pa += 3 * nak + (rot ? nf : 0);
-        pb += 3 * nak + (rot ? nf : 0);
+        pa += 3 * nak;
+        pb += 3 * nak;
+    }
+}
+
+/* The chunk's rotations into out: the list's results where animated, the
+ * constants, else the rest. */
+static void chunk_last(const lane_state *l, uint32_t skip, const rot_list *list,
+                       const float rest[OSSAI_POSE_C][CHUNK], float out[OSSAI_POSE_C][CHUNK])
+{
+    const uint32_t anim = l->r_anim, still = l->r_still;
+    if (!anim && !still && (skip >> OSSAI_KIND_R & 1u))
+        return;
+    const int nc = l->r_nc;
+    for (int v0 = 0; v0 < CHUNK; v0 += LANE_V) {
+        const uint32_t part = (uint32_t)(LANE_V == 16 ? 0xFFFFu : (1u << LANE_V) - 1u);
+        const uint32_t below = (1u << v0) - 1u;
+        const uint32_t am = anim >> v0 & part, cm = still >> v0 & part;
+        const int before_a = pk_popcount(anim & below), before_c = pk_popcount(still & below);
+        const vm is_anim = pk_mask(am), is_const = pk_mask(cm);
+        const pk_spread sa = pk_spread_make(am), sc = pk_spread_make(cm);
+        for (int c = 0; c < 4; ++c) {
+            vf q = v_load(rest[OSSAI_QX + c] + v0);
+            if (cm)
+                q = v_select(is_const, pk_spread_load(l->r_const + c * nc + before_c, &sc), q);
+            if (am)
+                q = v_select(is_anim, pk_spread_load(list->row[L_AX + c] + l->r_at + before_a, &sa), q);
+            v_store(out[OSSAI_QX + c] + v0, q);
+        }
     }
 }
 
@@ -262,90 +337,15 @@ static inline uint32_t kind_of(int c)
     return c < OSSAI_QX ? OSSAI_KIND_T : c < OSSAI_SX ? OSSAI_KIND_R : OSSAI_KIND_S;
 }
 
-/* The batch's animated rotations in the joint group v0 .. v0 + LANE_V of
- * the chunk, interpolated joint by joint across the lanes: rows (R_*) of
- * the lanes that animate a rotation there transposed, each joint that any
- * lane animates through rotation_lerp, after its rest rotation (the same in
- * every lane). The results go to q[c][j] and the lanes that take them to
- * lanes[j]; the others' are 0. */
-static void batch_rotations(const lane_state *lanes, const ossai_lane_sample_args *a, int lc,
-                            int v0, const float rest[OSSAI_POSE_C][CHUNK],
-                            const float rrows[LANE_V][R_ROWS][CHUNK], float q[4][LANE_V][LANE_V],
-                            uint32_t lane_bits[LANE_V])
-{
-    static const float zeros[LANE_V];
-    const uint32_t part = (uint32_t)(LANE_V == 16 ? 0xFFFFu : (1u << LANE_V) - 1u);
-    uint32_t any = 0, full = 0, step = 0;
-    uint32_t full_bits[LANE_V], step_bits[LANE_V];
-    for (int j = 0; j < LANE_V; ++j)
-        lane_bits[j] = full_bits[j] = step_bits[j] = 0;
-    for (int l = 0; l < LANE_V; ++l) {
-        if (!a->packed[lc + l])
-            continue;
-        const uint32_t am = lanes[l].r_anim >> v0 & part;
-        for (uint32_t m = am; m; m &= m - 1)
-            lane_bits[__builtin_ctz(m)] |= 1u << l;
-        any |= am;
-        const uint32_t fm = lanes[l].r_full >> v0 & am, sm = lanes[l].r_step >> v0 & am;
-        for (uint32_t m = fm; m; m &= m - 1)
-            full_bits[__builtin_ctz(m)] |= 1u << l;
-        for (uint32_t m = sm; m; m &= m - 1)
-            step_bits[__builtin_ctz(m)] |= 1u << l;
-        full |= fm;
-        step |= sm;
-    }
-    if (!any)
-        return;
-    /* rows R_A .. R_T, transposed: t[row][j] is joint v0 + j across lanes */
-    LANE_ALIGN float t[R_ROWS][LANE_V][LANE_V];
-    for (int row = 0; row < R_ROWS; ++row) {
-        if ((row == R_A + 3 || row == R_B + 3) && !full)
-            continue;
-        if (row == R_T && !step)
-            continue;
-        vf r[LANE_V];
-        for (int l = 0; l < LANE_V; ++l)
-            r[l] = v_load(a->packed[lc + l] && (lanes[l].r_anim >> v0 & part)
-                              ? rrows[l][row] + v0
-                              : zeros);
-        v_transpose(r);
-        for (int j = 0; j < LANE_V; ++j)
-            v_store(t[row][j], r[j]);
-    }
-    const vf alpha = v_load(a->alpha + lc);
-    LANE_ALIGN float held_f[LANE_V];
-    if (step)
-        for (int l = 0; l < LANE_V; ++l)
-            held_f[l] = ossai_step_alpha(a->alpha[lc + l]);
-    for (uint32_t m = any; m; m &= m - 1) {
-        const int j = __builtin_ctz(m);
-        vf qa[4], qb[4], r[4], out[4];
-        for (int c = 0; c < 3; ++c) {
-            qa[c] = v_load(t[R_A + c][j]);
-            qb[c] = v_load(t[R_B + c][j]);
-        }
-        const vm is_full = pk_mask(full_bits[j]);
-        qa[3] = full_bits[j] ? v_load(t[R_A + 3][j]) : v_zero();
-        qb[3] = full_bits[j] ? v_load(t[R_B + 3][j]) : v_zero();
-        const vf tj = step_bits[j] ? v_select(pk_mask(step_bits[j]), v_load(held_f), alpha) : alpha;
-        for (int c = 0; c < 4; ++c)
-            r[c] = v_set1(rest[OSSAI_QX + c][v0 + j]);
-        rotation_lerp(qa, qb, is_full, r, tj, out);
-        for (int c = 0; c < 4; ++c)
-            v_store(q[c][j], out[c]);
-    }
-}
-
 void OSSAI_ISA_NAME(ossai_packed_kernel)(const ossai_lane_sample_args *a)
 {
     const int width = a->width, joints = a->joint_count;
     LANE_ALIGN float rest[OSSAI_POSE_C][CHUNK];
     LANE_ALIGN float rows[LANE_V][OSSAI_POSE_C][CHUNK];
-    LANE_ALIGN float rrows[LANE_V][R_ROWS][CHUNK];
     LANE_ALIGN float tile[OSSAI_POSE_C][LANE_V][LANE_V];
-    LANE_ALIGN float rq[4][LANE_V][LANE_V];
     LANE_ALIGN float va[CHUNK_VALUES + LANE_V], vb[CHUNK_VALUES + LANE_V];
     lane_state lanes[LANE_V];
+    rot_list list;
     for (int lc = 0; lc < width; lc += LANE_V) {
         int all_packed = 1;
         for (int l = 0; l < LANE_V; ++l) {
@@ -361,18 +361,20 @@ void OSSAI_ISA_NAME(ossai_packed_kernel)(const ossai_lane_sample_args *a)
             uint32_t skip = all_packed ? 7u : 0u;
             for (int l = 0; l < LANE_V && skip; ++l)
                 skip &= rest_kinds(&lanes[l], chunk);
+            list.n = 0;
             for (int l = 0; l < LANE_V; ++l)
                 if (a->packed[lc + l])
-                    chunk_lane(&lanes[l], chunk, a->alpha[lc + l], skip,
-                               (const float(*)[CHUNK])rest, rows[l], rrows[l], va, vb);
+                    chunk_first(&lanes[l], chunk, a->alpha[lc + l], skip,
+                                (const float(*)[CHUNK])rest, rows[l], &list, va, vb);
+            list_run(&list);
+            for (int l = 0; l < LANE_V; ++l)
+                if (a->packed[lc + l])
+                    chunk_last(&lanes[l], skip, &list, (const float(*)[CHUNK])rest, rows[l]);
             for (int v0 = 0; v0 < CHUNK && j0 + v0 < joints; v0 += LANE_V) {
                 if (!all_packed)
                     for (int l = 0; l < LANE_V; ++l)
                         if (!a->packed[lc + l])
                             sample_lane(a, lc + l, j0 + v0, tile, l);
-                uint32_t rlanes[LANE_V];
-                batch_rotations(lanes, a, lc, v0, (const float(*)[CHUNK])rest,
-                                (const float(*)[R_ROWS][CHUNK])rrows, rq, rlanes);
                 const int jn = joints - (j0 + v0) < LANE_V ? joints - (j0 + v0) : LANE_V;
                 for (int c = 0; c < OSSAI_POSE_C; ++c) {
                     float *out = a->output + ((size_t)(j0 + v0) * OSSAI_POSE_C + c) * width + lc;
@@ -389,10 +391,6 @@ void OSSAI_ISA_NAME(ossai_packed_kernel)(const ossai_lane_sample_args *a)
                         for (int l = 0; l < LANE_V; ++l)
                             r[l] = v_load(a->packed[lc + l] ? rows[l][c] + v0 : tile[c][l]);
                     v_transpose(r);
-                    if (kind_of(c) == OSSAI_KIND_R)
-                        for (int j = 0; j < LANE_V; ++j)
-                            if (rlanes[j])
-                                r[j] = v_select(pk_mask(rlanes[j]), v_load(rq[c - OSSAI_QX][j]), r[j]);
                     if (jn == LANE_V)
                         for (int j = 0; j < LANE_V; ++j)
                             v_store(out + (size_t)j * OSSAI_POSE_C * width, r[j]);
