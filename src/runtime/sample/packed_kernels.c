@@ -84,17 +84,21 @@ static void decode_chunk(lane_state *l, int count, float *va, float *vb)
     l->k += (uint32_t)count;
 }
 
-/* The rest pose of joints j0 .. j0 + 16, as rows of the pose components. */
+/* The rest pose of joints j0 .. j0 + 16, as rows of the pose components
+ * (the identity past the last joint, or everywhere without a rest pose). */
 static void rest_rows(const ossa_transform *rest, int j0, int joints,
-                     float rows[OSSAI_POSE_C][CHUNK])
+                      float rows[OSSAI_POSE_C][CHUNK])
 {
-    static const ossa_transform identity = {{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}};
-    for (int j = 0; j < CHUNK; ++j) {
-        const ossa_transform *x = rest && j0 + j < joints ? &rest[j0 + j] : &identity;
-        const float *v = &x->translation.x;
+    static const float identity[OSSAI_POSE_C] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 1};
+    const int n = !rest ? 0 : joints - j0 < CHUNK ? joints - j0 : CHUNK;
+    for (int j = 0; j < n; ++j) {
+        const float *v = &rest[j0 + j].translation.x;
         for (int c = 0; c < OSSAI_POSE_C; ++c)
             rows[c][j] = v[c];
     }
+    for (int j = n; j < CHUNK; ++j)
+        for (int c = 0; c < OSSAI_POSE_C; ++c)
+            rows[c][j] = identity[c];
 }
 
 /* The kinds (bit OSSAI_KIND_*) that lane l's chunk leaves at the rest pose. */
