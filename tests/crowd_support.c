@@ -94,7 +94,10 @@ ossa_result ts_crowd_frame(ts_crowd *f, float dt, int threads)
     ossa_result r = ossa_crowd_begin_frame(f->crowd, dt, &batches);
     if (r != OSSA_OK)
         return r;
-    if (threads <= 1) {
+    if (threads < 0) { /* one batch per call */
+        for (int b = 0; b < batches && r == OSSA_OK; ++b)
+            r = ossa_crowd_update(f->crowd, b, b + 1, f->scratch, f->scratch_bytes);
+    } else if (threads <= 1) {
         r = ossa_crowd_update(f->crowd, 0, batches, f->scratch, f->scratch_bytes);
     } else {
         pthread_t id[MAX_THREADS];

@@ -39,7 +39,7 @@ void ts_crowd_free(ts_crowd *f);
 ossa_character_desc ts_crowd_random_character(ts_rng *r, int skinned);
 
 /* begin, update every batch (on `threads` pthreads, each its share of the
- * batches and its own scratch), end. */
+ * batches and its own scratch; threads < 0: one batch per call), end. */
 ossa_result ts_crowd_frame(ts_crowd *f, float dt, int threads);
 
 /* The character's world pose from its state through the reference jobs. */

@@ -315,11 +315,18 @@ int ossa_crowd_width(const ossa_crowd *crowd);
  * frame's batches (the characters whose interval and phase say they update
  * now); *batch_count receives their number. Not thread-safe. */
 ossa_result ossa_crowd_begin_frame(ossa_crowd *crowd, float dt_s, int *batch_count);
+/* Batches per ossa_crowd_update call that let it run root motion and the
+ * event jobs once for all of them: hand threads ranges of this many. */
+int ossa_crowd_task_batches(const ossa_crowd *crowd);
 /* Scratch bytes one ossa_crowd_update call needs (64-byte aligned memory). */
 size_t ossa_crowd_scratch_size(const ossa_crowd *crowd);
 /* Updates batches [batch_begin, batch_end) of this frame's plan (0, 0 means
  * all). Calls on disjoint ranges may run on different threads at once, each
- * with its own scratch. */
+ * with its own scratch. The results do not depend on how the batches are
+ * split, but the cost does: root motion and the event jobs run once per run
+ * of contiguous batches inside a range, up to ossa_crowd_task_batches of
+ * them, so ranges of that many batches cost least (one batch per call pays
+ * those jobs' setup for every batch). */
 ossa_result ossa_crowd_update(ossa_crowd *crowd, int batch_begin, int batch_end, void *scratch,
                               size_t scratch_bytes);
 /* Where the skinned characters' vertices go (the crowd needs a mesh): each
@@ -388,8 +395,11 @@ typedef enum ossa_crowd_stage {
     OSSA_CROWD_STAGE_SAMPLE_A = 0,   /* sample the first clip */
     OSSA_CROWD_STAGE_SAMPLE_B,       /* sample the second clip */
     OSSA_CROWD_STAGE_BLEND,          /* blend the two */
-    OSSA_CROWD_STAGE_LOCAL_TO_MODEL, /* root motion moves the placement; walk the
-                                      * hierarchy, placement as root */
+    OSSA_CROWD_STAGE_LOCAL_TO_MODEL, /* root motion moves the placement and the
+                                      * event jobs run (both once for a run of
+                                      * up to 64 contiguous characters, in its
+                                      * first batch); walk the hierarchy,
+                                      * placement as root */
     OSSA_CROWD_STAGE_POSE_OUT,       /* write the world poses; footfalls and events */
     OSSA_CROWD_STAGE_PALETTE,        /* palettes (batches with skinned characters) */
     OSSA_CROWD_STAGE_SKIN,           /* skinning them (with a mesh and a skin output) */

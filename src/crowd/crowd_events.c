@@ -1,23 +1,24 @@
 /* crowd_events.c - what a crowd frame reports: footfalls (falling
  * crossings of the feet's height tracks) and trigger events (crossings of
- * the clips' float tracks), found per batch by the lane event job over each
- * character's dominant layer since its last update and gathered in batch
- * order at the frame's end; and the dust footfalls raise. */
+ * the clips' float tracks), found by the lane event job over each
+ * character's dominant layer since its last update - once per chunk of
+ * contiguous batches - listed per batch and gathered in batch order at the
+ * frame's end; and the dust footfalls raise. */
 #include "crowd_internal.h"
 
 #include <math.h>
 #include <string.h>
 
-/* The batch's dominant layers: clip, and the playheads of its advance. */
+/* The chunk's dominant layers: clip, and the playheads of its advance. */
 typedef struct dominant {
-    uint16_t clip[OSSA_LANE_MAX_WIDTH];
-    float from[OSSA_LANE_MAX_WIDTH], to[OSSA_LANE_MAX_WIDTH];
+    uint16_t clip[CROWD_CHUNK];
+    float from[CROWD_CHUNK], to[CROWD_CHUNK];
 } dominant;
 
-/* Events of one track set (views per clip) for the batch's characters. */
+/* Events of one track set (views per clip) for the chunk's characters. */
 static void watch(const ossa_crowd *c, const dominant *d, int n, const ossa_float_track *views,
                   float threshold, ossa_edge edges, ossa_track_event *events, int per,
-                  int *counts)
+                  int32_t *counts)
 {
     ossa_lane_track_event_job job = {0};
     job.tracks = views;
@@ -39,9 +40,9 @@ static void watch(const ossa_crowd *c, const dominant *d, int n, const ossa_floa
             counts[l] = 0;
 }
 
-void ossai_crowd_events(ossa_crowd *c, int batch, int first, int n, const float *model)
+void ossai_crowd_watch(ossa_crowd *c, int batch, crowd_chunk *k)
 {
-    const int w = c->width;
+    const int first = k->first, n = k->n;
     dominant d;
     for (int l = 0; l < n; ++l) {
         const int s = first + l;
@@ -51,45 +52,59 @@ void ossai_crowd_events(ossa_crowd *c, int batch, int first, int n, const float 
         d.from[l] = d.to[l] - (b ? c->pending_b[s] : c->pending_a[s]);
         c->pending_a[s] = c->pending_b[s] = 0.0f;
     }
-    ossa_track_event events[OSSA_LANE_MAX_WIDTH * OSSA_CROWD_EVENTS_PER_UPDATE];
-    int counts[OSSA_LANE_MAX_WIDTH];
-    /* footfalls: one listed per foot and update, at the foot */
+    /* footfalls: counted here, listed with their positions per batch */
+    ossa_track_event events[CROWD_CHUNK * OSSA_CROWD_EVENTS_PER_UPDATE];
+    for (int f = 0; f < c->foot_count; ++f) {
+        watch(c, &d, n, c->foot_track + (size_t)f * (size_t)c->clip_count, c->foot_contact[f],
+              OSSA_EDGE_FALLING, events, 1, k->foot_hits[f]);
+        for (int l = 0; l < n; ++l)
+            c->footfalls[first + l] += (uint32_t)k->foot_hits[f][l];
+    }
+    /* triggers: listed per batch, trigger by trigger, in slot order */
+    const int per = OSSA_CROWD_EVENTS_PER_UPDATE, w = c->width;
+    for (int b = batch; b < k->batch_end; ++b)
+        c->batch_trigger_count[b] = 0;
+    for (int t = 0; t < c->trigger_count; ++t) {
+        int32_t counts[CROWD_CHUNK];
+        watch(c, &d, n, c->trigger_track + (size_t)t * (size_t)c->clip_count,
+              c->trigger_threshold[t], c->trigger_edges[t], events, per, counts);
+        for (int b = batch; b < k->batch_end; ++b) {
+            ossa_crowd_event *ev =
+                c->batch_event + (size_t)b * (size_t)w * (size_t)c->trigger_count * (size_t)per;
+            int listed = c->batch_trigger_count[b];
+            const int l0 = c->batch_first[b] - first;
+            for (int l = l0; l < l0 + c->batch_size[b]; ++l) {
+                const uint32_t index = c->entity[first + l];
+                const int kept = counts[l] < per ? counts[l] : per;
+                for (int e = 0; e < kept; ++e) {
+                    const ossa_track_event *x = &events[l * per + e];
+                    ev[listed++] = (ossa_crowd_event){{index, c->generation[index]}, t, d.clip[l],
+                                                      x->time_s, x->rising};
+                }
+            }
+            c->batch_trigger_count[b] = listed;
+        }
+    }
+}
+
+void ossai_crowd_footfalls(ossa_crowd *c, int batch, int first, int n, const crowd_chunk *k,
+                           const float *model)
+{
+    const int w = c->width, l0 = first - k->first;
+    /* one listed per foot and update, at the foot */
     ossa_footfall *out = c->batch_footfall + (size_t)batch * (size_t)w * OSSA_CROWD_MAX_FEET;
     int found = 0;
     for (int f = 0; f < c->foot_count; ++f) {
-        watch(c, &d, n, c->foot_track + (size_t)f * (size_t)c->clip_count, c->foot_contact[f],
-              OSSA_EDGE_FALLING, events, 1, counts);
         const float *m = model + (size_t)c->foot_joint[f] * OSSA_LANE_MODEL_COMPONENTS * (size_t)w;
         for (int l = 0; l < n; ++l) {
-            const int s = first + l;
-            const uint32_t index = c->entity[s];
+            const uint32_t index = c->entity[first + l];
             out[found].entity = (ossa_entity){index, c->generation[index]};
             out[found].foot = f;
             out[found].position = (ossa_float3){m[3 * w + l], m[7 * w + l], m[11 * w + l]};
-            found += counts[l] > 0;
-            c->footfalls[s] += (uint32_t)counts[l];
+            found += k->foot_hits[f][l0 + l] > 0;
         }
     }
     c->batch_events[batch] = found;
-    /* triggers */
-    const int per = OSSA_CROWD_EVENTS_PER_UPDATE;
-    ossa_crowd_event *ev =
-        c->batch_event + (size_t)batch * (size_t)w * (size_t)c->trigger_count * (size_t)per;
-    int listed = 0;
-    for (int t = 0; t < c->trigger_count; ++t) {
-        watch(c, &d, n, c->trigger_track + (size_t)t * (size_t)c->clip_count,
-              c->trigger_threshold[t], c->trigger_edges[t], events, per, counts);
-        for (int l = 0; l < n; ++l) {
-            const uint32_t index = c->entity[first + l];
-            const int kept = counts[l] < per ? counts[l] : per;
-            for (int e = 0; e < kept; ++e) {
-                const ossa_track_event *x = &events[l * per + e];
-                ev[listed++] = (ossa_crowd_event){{index, c->generation[index]}, t, d.clip[l],
-                                                  x->time_s, x->rising};
-            }
-        }
-    }
-    c->batch_trigger_count[batch] = listed;
 }
 
 ossa_result ossa_crowd_end_frame(ossa_crowd *c)

@@ -184,13 +184,30 @@ void ossai_crowd_advance(ossa_crowd *c, float dt_s, int active);
 void ossai_crowd_locomotion_reset(ossa_crowd *c, int slot, bool sync);
 /* Its sync and fade, for ossa_crowd_character. */
 void ossai_crowd_locomotion_state(const ossa_crowd *c, int slot, ossa_character_state *out);
-/* Moves the placements of slots [first, first + n) by the weighted root
- * motion of their layers since their last update (crowd_motion.c). */
+/* The locomotion jobs (root motion, the event jobs) run once for a run of
+ * contiguous batches - a chunk of at most CROWD_CHUNK characters - rather
+ * than once per batch: a lane job's validation and dispatch then cost once
+ * per chunk. What a chunk's batches need afterwards: per foot, the
+ * footfalls each character's step crossed. */
+#define CROWD_CHUNK (4 * OSSA_LANE_MAX_WIDTH)
+typedef struct crowd_chunk {
+    int batch_end; /* batches [first batch, batch_end) */
+    int first, n;  /* their slots [first, first + n) */
+    int32_t foot_hits[OSSA_CROWD_MAX_FEET][CROWD_CHUNK];
+} crowd_chunk;
+/* Moves the placements of slots [first, first + n) (n <= CROWD_CHUNK) by
+ * the weighted root motion of their layers since their last update
+ * (crowd_motion.c). */
 void ossai_crowd_motion(ossa_crowd *c, int first, int n);
-/* Footfalls (positions from the batch's lane model) and trigger events of
- * batch `batch` (slots [first, first + n)) over the playheads' advance since
- * the characters' last update, which it then clears (crowd_events.c). */
-void ossai_crowd_events(ossa_crowd *c, int batch, int first, int n, const float *model);
+/* The event jobs over a chunk (batches [batch, k->batch_end), slots
+ * [k->first, k->first + k->n)) and the playheads' advance since the
+ * characters' last update, which it then clears: footfalls counted into
+ * k->foot_hits, trigger events listed per batch (crowd_events.c). */
+void ossai_crowd_watch(ossa_crowd *c, int batch, crowd_chunk *k);
+/* The footfalls of batch `batch` (slots [first, first + n) of chunk k), at
+ * the feet's positions in the batch's lane model. */
+void ossai_crowd_footfalls(ossa_crowd *c, int batch, int first, int n, const crowd_chunk *k,
+                           const float *model);
 /* Floats of the feet's height tracks for a crowd of these clips and feet,
  * and ossa_crowd_init's filling of them and of every track view
  * (crowd_tracks.c). */

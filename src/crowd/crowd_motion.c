@@ -1,19 +1,19 @@
-/* crowd_motion.c - root motion in a crowd batch: each layer's motion
- * between its playhead at the character's last update and now (the lane
- * root motion job), weighted by the blend, moves the placement before the
- * hierarchy walk uses it as root. The events clear the advance after
- * (crowd_events.c). */
+/* crowd_motion.c - root motion in the crowd: each layer's motion between
+ * its playhead at the character's last update and now (the lane root motion
+ * job, once per chunk of contiguous batches), weighted by the blend, moves
+ * the placement before the hierarchy walk uses it as root. The event jobs
+ * clear the advance after (crowd_events.c). */
 #include "crowd_internal.h"
 
 #include <math.h>
 
 #include "ossa/root_motion.h"
 
-/* One layer's motion for the batch's characters. */
+/* One layer's motion for the chunk's characters. */
 static void layer_motion(const ossa_crowd *c, int first, int n, const uint16_t *clip,
                          const float *time, const float *pending, ossa_root_motion *out)
 {
-    float from[OSSA_LANE_MAX_WIDTH];
+    float from[CROWD_CHUNK];
     for (int l = 0; l < n; ++l)
         from[l] = time[l] - pending[l];
     ossa_lane_root_motion_job job = {0};
@@ -37,8 +37,8 @@ void ossai_crowd_motion(ossa_crowd *c, int first, int n)
 {
     if (!c->root_motion)
         return;
-    ossa_root_motion ma[OSSA_LANE_MAX_WIDTH], mb[OSSA_LANE_MAX_WIDTH];
-    /* a layer no character of the batch weighs is not evaluated */
+    ossa_root_motion ma[CROWD_CHUNK], mb[CROWD_CHUNK];
+    /* a layer no character of the chunk weighs is not evaluated */
     bool any_a = false, any_b = false;
     for (int l = 0; l < n; ++l) {
         any_a |= c->weight_b[first + l] < 1.0f;

@@ -1,7 +1,9 @@
 /* crowd_update.c - one crowd batch through the frame's stages, fused so its
  * intermediate lane data stays in cache: two samples, blend, local->model
  * with each character's placement as root, world poses, then for the
- * skinned characters palettes and skinned vertices. */
+ * skinned characters palettes and skinned vertices. The locomotion jobs
+ * (root motion, events) run once per chunk of contiguous batches, in its
+ * first batch's local->model stage. */
 #include "crowd_internal.h"
 
 #include <string.h>
@@ -39,6 +41,11 @@ static size_t scratch_layout(const ossa_crowd *c, unsigned char *base, scratch *
         s->root = (ossa_mat34 *)(void *)(base + 3 * pose + model + lanes);
     }
     return 3 * pose + model + lanes + roots;
+}
+
+int ossa_crowd_task_batches(const ossa_crowd *crowd)
+{
+    return crowd ? CROWD_CHUNK / crowd->width : 0;
 }
 
 size_t ossa_crowd_scratch_size(const ossa_crowd *crowd)
@@ -88,7 +95,18 @@ static ossa_result palettes(ossa_crowd *c, int first, int n, const scratch *s)
     return r;
 }
 
-static ossa_result update_batch(ossa_crowd *c, int batch, const scratch *s)
+/* The end of the chunk that starts at batch b: the batches after it whose
+ * slots follow on, up to CROWD_CHUNK characters. */
+static int chunk_end(const ossa_crowd *c, int b, int end)
+{
+    int e = b + 1, n = c->batch_size[b];
+    while (e < end && c->batch_first[e] == c->batch_first[e - 1] + c->batch_size[e - 1] &&
+           n + c->batch_size[e] <= CROWD_CHUNK)
+        n += c->batch_size[e++];
+    return e;
+}
+
+static ossa_result update_batch(ossa_crowd *c, int batch, const scratch *s, crowd_chunk *k)
 {
     const int first = c->batch_first[batch], n = c->batch_size[batch];
     const int joints = c->joint_count, w = c->width;
@@ -142,7 +160,10 @@ static ossa_result update_batch(ossa_crowd *c, int batch, const scratch *s)
         return r;
 
     ossai_crowd_stage(c, OSSA_CROWD_STAGE_LOCAL_TO_MODEL);
-    ossai_crowd_motion(c, first, n);
+    if (first == k->first) { /* the chunk's first batch: its locomotion jobs */
+        ossai_crowd_motion(c, k->first, k->n);
+        ossai_crowd_watch(c, batch, k);
+    }
     roots(c, first, n, s->root);
     ossa_lane_local_to_model_job l2m = {0};
     l2m.parents = c->parents;
@@ -177,7 +198,7 @@ static ossa_result update_batch(ossa_crowd *c, int batch, const scratch *s)
     if ((r = ossa_lane_pose_out_job_run(&out)))
         return r;
 
-    ossai_crowd_events(c, batch, first, n, s->model);
+    ossai_crowd_footfalls(c, batch, first, n, k, s->model);
     for (int l = 0; l < n; ++l)
         c->updates[first + l]++;
     if ((r = palettes(c, first, n, s)) == OSSA_OK)
@@ -205,8 +226,14 @@ ossa_result ossa_crowd_update(ossa_crowd *c, int batch_begin, int batch_end, voi
     ossa_result fits = ossai_crowd_skin_output_fits(c);
     if (fits != OSSA_OK)
         return fits;
+    crowd_chunk k;
     for (int b = batch_begin; b < batch_end; ++b) {
-        ossa_result r = update_batch(c, b, &s);
+        if (b == batch_begin || b == k.batch_end) {
+            k.batch_end = chunk_end(c, b, batch_end);
+            k.first = c->batch_first[b];
+            k.n = c->batch_first[k.batch_end - 1] + c->batch_size[k.batch_end - 1] - k.first;
+        }
+        ossa_result r = update_batch(c, b, &s, &k);
         if (r != OSSA_OK)
             return r;
     }

@@ -87,14 +87,18 @@ ossa_result crowd_runner_frame(crowd_runner *r, float dt_s)
         r->thread[t].current = RUN_STAGES;
         r->thread[t].result = OSSA_OK;
     }
-    const int batches = r->batches;
+    /* tasks of the crowd's batches per task (its locomotion jobs run once
+     * per task), handed out one at a time */
+    const int batches = r->batches, per = ossa_crowd_task_batches(r->crowd);
+    const int tasks = (batches + per - 1) / per;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 1) num_threads(r->threads)
 #endif
-    for (int b = 0; b < batches; ++b) {
+    for (int k = 0; k < tasks; ++k) {
         runner_thread *t = &r->thread[THREAD_ID()];
+        const int b = k * per, e = b + per < batches ? b + per : batches;
         const ossa_result u =
-            ossa_crowd_update(r->crowd, b, b + 1, r->scratch[THREAD_ID()], r->scratch_bytes);
+            ossa_crowd_update(r->crowd, b, e, r->scratch[THREAD_ID()], r->scratch_bytes);
         if (u != OSSA_OK && t->result == OSSA_OK)
             t->result = u;
     }

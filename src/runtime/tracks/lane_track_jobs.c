@@ -144,6 +144,10 @@ ossa_result ossa_lane_track_event_job_run(const ossa_lane_track_event_job *job)
                                                          job->threshold, job->edges, out, per);
                 continue;
             }
+            if (!(args.found[l] > 0.5f)) { /* the common case: no crossing */
+                job->event_count[c] = 0;
+                continue;
+            }
             int found = 0;
             float times[OSSAI_TRACK_POINTS], values[OSSAI_TRACK_POINTS], loop_start = 0.0f;
             for (int k = 0; k + 1 < points; ++k) {

@@ -104,7 +104,7 @@ void OSSAI_ISA_NAME(ossai_track_cross_kernel)(ossai_lane_track_cross_args *a)
         LANE_ALIGN float pts[OSSAI_TRACK_POINTS][LANE_V] = {{0}};
         short_steps(a, lc, pts, a->points + lc);
         const vf points = v_load(a->points + lc);
-        vf prev = v_load(pts[0]);
+        vf prev = v_load(pts[0]), found = zero;
         for (int k = 0; k + 1 < OSSAI_TRACK_POINTS; ++k) {
             const vf next = v_load(pts[k + 1]);
             /* segment k exists where the lane has k + 2 points */
@@ -120,7 +120,9 @@ void OSSAI_ISA_NAME(ossai_track_cross_kernel)(ossai_lane_track_cross_args *a)
             v_store(a->cross[k] + lc, cross);
             v_store(a->rising[k] + lc, rising);
             v_store(a->frac[k] + lc, v_select(v_gt(cross, v_set1(0.5f)), frac, zero));
+            found = v_add(found, cross);
             prev = next;
         }
+        v_store(a->found + lc, found);
     }
 }

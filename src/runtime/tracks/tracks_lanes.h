@@ -31,6 +31,7 @@ typedef struct ossai_lane_track_cross_args {
      * segment k (points k, k + 1) and lane: 1 where it crosses in a reported
      * direction, whether rising, and where (fraction of the way). */
     float points[OSSAI_LANES];
+    float found[OSSAI_LANES]; /* crossings reported: sum of cross over k */
     float cross[OSSAI_TRACK_POINTS - 1][OSSAI_LANES];
     float rising[OSSAI_TRACK_POINTS - 1][OSSAI_LANES];
     float frac[OSSAI_TRACK_POINTS - 1][OSSAI_LANES];
