@@ -13,6 +13,7 @@
 #include "sample/sample_lane.h"
 
 #define CHUNK ((int)OSSAI_CHUNK)
+
 /* The most components a chunk animates: 16 joints x (3 tracks x 3 + a w). */
 #define CHUNK_VALUES (CHUNK * 10)
 
@@ -83,17 +84,21 @@ static void decode_chunk(lane_state *l, int count, float *va, float *vb)
     l->k += (uint32_t)count;
 }
 
-/* The rest pose of joints j0 .. j0 + 16, as rows of the pose components. */
+/* The rest pose of joints j0 .. j0 + 16, as rows of the pose components
+ * (the identity past the last joint, or everywhere without a rest pose). */
 static void rest_rows(const ossa_transform *rest, int j0, int joints,
-                     float rows[OSSAI_POSE_C][CHUNK])
+                      float rows[OSSAI_POSE_C][CHUNK])
 {
-    static const ossa_transform identity = {{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}};
-    for (int j = 0; j < CHUNK; ++j) {
-        const ossa_transform *x = rest && j0 + j < joints ? &rest[j0 + j] : &identity;
-        const float *v = &x->translation.x;
+    static const float identity[OSSAI_POSE_C] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 1};
+    const int n = !rest ? 0 : joints - j0 < CHUNK ? joints - j0 : CHUNK;
+    for (int j = 0; j < n; ++j) {
+        const float *v = &rest[j0 + j].translation.x;
         for (int c = 0; c < OSSAI_POSE_C; ++c)
             rows[c][j] = v[c];
     }
+    for (int j = n; j < CHUNK; ++j)
+        for (int c = 0; c < OSSAI_POSE_C; ++c)
+            rows[c][j] = identity[c];
 }
 
 /* The kinds (bit OSSAI_KIND_*) that lane l's chunk leaves at the rest pose. */
@@ -283,13 +288,14 @@ static void chunk_first(lane_state *l, uint32_t chunk, float alpha, uint32_t ski
             const int before_a = pk_popcount(anim[kind] & below);
             const int before_c = pk_popcount(still[kind] & below);
             const vm is_anim = pk_mask(am), is_const = pk_mask(cm);
+            const pk_spread sa = pk_spread_make(am), sc = pk_spread_make(cm);
             const vf t = sm ? v_select(pk_mask(sm), held, t_all) : t_all;
             for (int c = 0; c < 3; ++c) {
                 const vf r = v_load(rest[base + c] + v0);
-                vf v = cm ? v_select(is_const, pk_expand(cp + c * nc + before_c, cm), r) : r;
+                vf v = cm ? v_select(is_const, pk_spread_load(cp + c * nc + before_c, &sc), r) : r;
                 if (am) {
-                    const vf a = pk_expand(pa + c * nak + before_a, am);
-                    const vf b = pk_expand(pb + c * nak + before_a, am);
+                    const vf a = pk_spread_load(pa + c * nak + before_a, &sa);
+                    const vf b = pk_spread_load(pb + c * nak + before_a, &sa);
                     /* ossai_pack_lerp */
                     const vf x = v_add(v_mul(a, v_sub(one, t)), v_mul(b, t));
                     v = v_select(is_anim, x, v);
@@ -317,12 +323,13 @@ static void chunk_last(const lane_state *l, uint32_t skip, const rot_list *list,
         const uint32_t am = anim >> v0 & part, cm = still >> v0 & part;
         const int before_a = pk_popcount(anim & below), before_c = pk_popcount(still & below);
         const vm is_anim = pk_mask(am), is_const = pk_mask(cm);
+        const pk_spread sa = pk_spread_make(am), sc = pk_spread_make(cm);
         for (int c = 0; c < 4; ++c) {
             vf q = v_load(rest[OSSAI_QX + c] + v0);
             if (cm)
-                q = v_select(is_const, pk_expand(l->r_const + c * nc + before_c, cm), q);
+                q = v_select(is_const, pk_spread_load(l->r_const + c * nc + before_c, &sc), q);
             if (am)
-                q = v_select(is_anim, pk_expand(list->row[L_AX + c] + l->r_at + before_a, am), q);
+                q = v_select(is_anim, pk_spread_load(list->row[L_AX + c] + l->r_at + before_a, &sa), q);
             v_store(out[OSSAI_QX + c] + v0, q);
         }
     }
@@ -381,8 +388,12 @@ void OSSAI_ISA_NAME(ossai_packed_kernel)(const ossai_lane_sample_args *a)
                         continue;
                     }
                     vf r[LANE_V];
-                    for (int l = 0; l < LANE_V; ++l)
-                        r[l] = v_load(a->packed[lc + l] ? rows[l][c] + v0 : tile[c][l]);
+                    if (all_packed)
+                        for (int l = 0; l < LANE_V; ++l)
+                            r[l] = v_load(rows[l][c] + v0);
+                    else
+                        for (int l = 0; l < LANE_V; ++l)
+                            r[l] = v_load(a->packed[lc + l] ? rows[l][c] + v0 : tile[c][l]);
                     v_transpose(r);
                     if (jn == LANE_V)
                         for (int j = 0; j < LANE_V; ++j)

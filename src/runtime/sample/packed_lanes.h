@@ -49,14 +49,24 @@ static inline vm pk_mask(uint32_t bits)
 #endif
 }
 
-/* Lane i: the next of the popcount(bits) floats at src where bit i of bits
- * is set; the other lanes are unspecified (callers select them away). Reads
- * nothing past those floats. */
-static inline vf pk_expand(const float *src, uint32_t bits)
-{
+/* How to spread packed values onto the lanes whose bit is set (see
+ * pk_spread_load), worked out once for every row that shares the bits. */
+typedef struct pk_spread {
 #if defined(OSSAI_ISA_AVX512)
-    const __mmask16 first = (__mmask16)((1u << pk_popcount(bits)) - 1u);
-    return _mm512_maskz_expand_ps((__mmask16)bits, _mm512_maskz_loadu_ps(first, src));
+    __mmask16 bits, first;
+#elif defined(OSSAI_ISA_AVX2)
+    __m256i index, first;
+#else
+    uint32_t bits;
+#endif
+} pk_spread;
+
+static inline pk_spread pk_spread_make(uint32_t bits)
+{
+    pk_spread s;
+#if defined(OSSAI_ISA_AVX512)
+    s.bits = (__mmask16)bits;
+    s.first = (__mmask16)((1u << pk_popcount(bits)) - 1u);
 #elif defined(OSSAI_ISA_AVX2)
     /* lane i takes element popcount(bits below i): the bits below each lane,
      * counted a nibble at a time by table */
@@ -66,14 +76,28 @@ static inline vf pk_expand(const float *src, uint32_t bits)
                                            2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
     const __m256i low = _mm256_shuffle_epi8(table, _mm256_and_si256(below, _mm256_set1_epi32(15)));
     const __m256i high = _mm256_shuffle_epi8(table, _mm256_srli_epi32(below, 4));
-    const __m256i index = _mm256_add_epi32(low, high);
-    const __m256i first = _mm256_cmpgt_epi32(_mm256_set1_epi32(pk_popcount(bits)),
-                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-    return _mm256_permutevar8x32_ps(_mm256_maskload_ps(src, first), index);
+    s.index = _mm256_add_epi32(low, high);
+    s.first = _mm256_cmpgt_epi32(_mm256_set1_epi32(pk_popcount(bits)),
+                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+#else
+    s.bits = bits;
+#endif
+    return s;
+}
+
+/* Lane i: the next of the popcount(bits) floats at src where bit i of bits
+ * is set; the other lanes are unspecified (callers select them away). Reads
+ * nothing past those floats. */
+static inline vf pk_spread_load(const float *src, const pk_spread *s)
+{
+#if defined(OSSAI_ISA_AVX512)
+    return _mm512_maskz_expand_ps(s->bits, _mm512_maskz_loadu_ps(s->first, src));
+#elif defined(OSSAI_ISA_AVX2)
+    return _mm256_permutevar8x32_ps(_mm256_maskload_ps(src, s->first), s->index);
 #else
     LANE_ALIGN float f[LANE_V];
     for (int i = 0; i < LANE_V; ++i)
-        f[i] = (bits >> i & 1u) ? *src++ : 0.0f;
+        f[i] = (s->bits >> i & 1u) ? *src++ : 0.0f;
     return v_load(f);
 #endif
 }
@@ -187,15 +211,14 @@ static inline uint32_t pk_decode(const pk_run *r, const uint8_t *bits, uint64_t 
             if (sext_b)
                 sext_b = memcpy(tail[2], sext_b, (size_t)n);
         }
-        const __m256i width = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)w));
-        /* inclusive prefix sums: lanes shifted up by 1, 2, 4 (zeros below) */
-        __m256i sum = width;
-        for (int k = 1; k < 8; k <<= 1) {
-            const __m256i idx = _mm256_sub_epi32(lane, _mm256_set1_epi32(k));
-            const __m256i shifted = _mm256_permutevar8x32_epi32(sum, idx);
-            sum = _mm256_add_epi32(
-                sum, _mm256_and_si256(shifted, _mm256_cmpgt_epi32(idx, _mm256_set1_epi32(-1))));
-        }
+        /* the widths as bytes of one word (x86 is little-endian); times
+         * 0x0101..01, byte i holds the sum of widths 0..i (at most 8 x 23, no
+         * carry between bytes); less the widths, the sum of those before i */
+        uint64_t wb;
+        memcpy(&wb, w, sizeof wb);
+        const uint64_t incl = wb * 0x0101010101010101ull, excl = incl - wb;
+        const __m256i width = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128((long long)wb));
+        const __m256i before = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128((long long)excl));
         const __m256i ones = _mm256_sub_epi32(_mm256_sllv_epi32(_mm256_set1_epi32(1), width),
                                               _mm256_set1_epi32(1));
         const __m256 cmin = _mm256_maskload_ps(r->mins + i, live);
@@ -220,8 +243,7 @@ static inline uint32_t pk_decode(const pk_run *r, const uint8_t *bits, uint64_t 
             const __m256i inside = _mm256_cmpgt_epi32(
                 _mm256_set1_epi32((int)((size_t)(r->bits_end - p) / 4u)), lane);
             const __m256i block = _mm256_maskload_epi32((const int *)(const void *)p, inside);
-            const __m256i at = _mm256_add_epi32(_mm256_sub_epi32(sum, width),
-                                                _mm256_set1_epi32((int)(first & 7u)));
+            const __m256i at = _mm256_add_epi32(before, _mm256_set1_epi32((int)(first & 7u)));
             const __m256i word = _mm256_srli_epi32(at, 5), shift = _mm256_and_si256(at, low5);
             const __m256i lo_word = _mm256_permutevar8x32_epi32(block, word);
             const __m256i hi_word =
@@ -233,7 +255,7 @@ static inline uint32_t pk_decode(const pk_run *r, const uint8_t *bits, uint64_t 
             _mm256_storeu_ps((f ? vb : va) + i,
                              _mm256_add_ps(lo, _mm256_mul_ps(_mm256_cvtepi32_ps(q), step)));
         }
-        run += (uint32_t)_mm256_extract_epi32(sum, 7);
+        run += (uint32_t)(incl >> 56);
     }
     return run;
 #else
