@@ -123,23 +123,11 @@ static bool attribute(const char *tag, const char *tag_end, const char *name, ch
     return true;
 }
 
-static bool grow(void **array, int *capacity, int count, size_t element)
-{
-    if (count < *capacity)
-        return true;
-    const int more = *capacity ? 2 * *capacity : 64;
-    void *grown = realloc(*array, element * (size_t)more);
-    if (!grown)
-        return false;
-    *array = grown;
-    *capacity = more;
-    return true;
-}
-
 /* A <node> opens (it is open[node_depth - 1] once counted). */
 static bool node_open(scan *s, const char *tag, const char *tag_end)
 {
-    if (!grow((void **)&s->nodes, &s->node_capacity, s->node_count, sizeof *s->nodes))
+    if (!ossai_import_grow((void **)&s->nodes, &s->node_capacity, s->node_count,
+                           sizeof *s->nodes))
         return false;
     dae_node *n = &s->nodes[s->node_count];
     memset(n, 0, sizeof *n);
@@ -385,8 +373,8 @@ static ossa_result run(scan *s)
             size_t url_length;
             if (ossai_dae_attribute(lt, t, "url", &url, &url_length) && url_length > 1 &&
                 url[0] == '#') {
-                if (!grow((void **)&s->instances, &s->instance_capacity, s->instance_count,
-                          sizeof *s->instances))
+                if (!ossai_import_grow((void **)&s->instances, &s->instance_capacity,
+                                       s->instance_count, sizeof *s->instances))
                     return ossa_error_set(s->error, OSSA_ERR_OUT_OF_MEMORY, -1, -1,
                                           "%s: out of memory", s->path);
                 const int node = s->node_depth > 0 ? s->open[s->node_depth - 1] : -1;

@@ -10,22 +10,9 @@
 
 #include "import_dae_reader.h"
 
-static bool grow(void **items, int *capacity, int count, size_t size)
-{
-    if (count < *capacity)
-        return true;
-    const int next = *capacity ? 2 * *capacity : 32;
-    void *grown = realloc(*items, size * (size_t)next);
-    if (!grown)
-        return false;
-    *items = grown;
-    *capacity = next;
-    return true;
-}
-
 #define PUSH(rd, list, value)                                                                  \
-    (grow((void **)&(rd)->list, &(rd)->list##_capacity, (rd)->list##_count,                    \
-          sizeof *(rd)->list) &&                                                               \
+    (ossai_import_grow((void **)&(rd)->list, &(rd)->list##_capacity, (rd)->list##_count,       \
+                       sizeof *(rd)->list) &&                                                  \
      ((rd)->list[(rd)->list##_count++] = (value), true))
 
 static span attr(const ossai_dae_element *e, const char *name)

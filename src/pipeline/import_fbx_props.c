@@ -59,19 +59,6 @@ struct ossai_fbx_reader {
     int roles[OSSA_IMPORT_MAX_DEPTH + 2];
 };
 
-static bool grow(void **items, int *capacity, int count, size_t size)
-{
-    if (count < *capacity)
-        return true;
-    const int next = *capacity ? 2 * *capacity : 64;
-    void *grown = realloc(*items, size * (size_t)next);
-    if (!grown)
-        return false;
-    *items = grown;
-    *capacity = next;
-    return true;
-}
-
 /* A string property (a copy). An object's name drops its class: binary
  * "Name\0\1Class", ASCII "Class::Name" -> "Name". */
 static const char *string_of(ossai_fbx_reader *rd, const ossai_fbx_value *v, bool is_name)
@@ -119,7 +106,8 @@ static bool add_object(ossai_fbx_reader *rd, const ossai_fbx_record *r)
     } kinds[] = {{"AnimationCurve", K_CURVE},   {"AnimationCurveNode", K_CURVE_NODE},
                  {"AnimationLayer", K_LAYER},   {"AnimationStack", K_STACK},
                  {"Model", K_MODEL},            {"NodeAttribute", K_ATTRIBUTE}};
-    if (!grow((void **)&rd->objects, &rd->object_capacity, rd->object_count, sizeof(object)))
+    if (!ossai_import_grow((void **)&rd->objects, &rd->object_capacity, rd->object_count,
+                           sizeof(object)))
         return false;
     object *o = &rd->objects[rd->object_count++];
     memset(o, 0, sizeof *o);
@@ -154,7 +142,8 @@ static bool add_property(ossai_fbx_reader *rd, const ossai_fbx_record *r)
     }
     if (!flag_set(&flags, 'U') || flag_set(&flags, 'H'))
         return true;
-    if (!grow((void **)&rd->user, &rd->user_capacity, rd->user_count, sizeof(user_property)))
+    if (!ossai_import_grow((void **)&rd->user, &rd->user_capacity, rd->user_count,
+                           sizeof(user_property)))
         return false;
     rd->user[rd->user_count].object = o->id;
     rd->user[rd->user_count].name = string_of(rd, &name, false);
@@ -169,7 +158,8 @@ static bool add_connection(ossai_fbx_reader *rd, const ossai_fbx_record *r)
     const bool op = memcmp(type.bytes, "OP", 2) == 0;
     if (!op && memcmp(type.bytes, "OO", 2) != 0)
         return true;
-    if (!grow((void **)&rd->links, &rd->link_capacity, rd->link_count, sizeof(connection)))
+    if (!ossai_import_grow((void **)&rd->links, &rd->link_capacity, rd->link_count,
+                           sizeof(connection)))
         return false;
     connection *c = &rd->links[rd->link_count++];
     c->child = id_of(r, 1);

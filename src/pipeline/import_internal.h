@@ -19,6 +19,10 @@ struct aiNode;
 /* Zeroed, 16-byte aligned; NULL when out of memory (or bytes overflowed). */
 void *ossai_import_alloc(ossa_import *im, size_t count, size_t elem_bytes);
 char *ossai_import_strdup(ossa_import *im, const char *s);
+/* Room for one more element in a scratch array of `count` used of
+ * *capacity (malloc'd, the caller frees it): doubled, from 32, when full.
+ * False when out of memory (the array is left as it was). */
+bool ossai_import_grow(void **array, int *capacity, int count, size_t element);
 /* Appends a warning (printf-style). Returns false when out of memory. */
 bool ossai_import_warn(ossa_import *im, const char *format, ...)
 #if defined(__GNUC__) || defined(__clang__)

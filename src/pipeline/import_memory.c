@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "import_internal.h"
@@ -29,6 +30,21 @@ void *ossai_import_alloc(ossa_import *im, size_t count, size_t elem_bytes)
     b->next = im->blocks_;
     im->blocks_ = b;
     return b + 1;
+}
+
+bool ossai_import_grow(void **array, int *capacity, int count, size_t element)
+{
+    if (count < *capacity)
+        return true;
+    const int more = *capacity ? 2 * *capacity : 32;
+    if (more <= *capacity || (size_t)more > SIZE_MAX / element)
+        return false;
+    void *grown = realloc(*array, element * (size_t)more);
+    if (!grown)
+        return false;
+    *array = grown;
+    *capacity = more;
+    return true;
 }
 
 char *ossai_import_strdup(ossa_import *im, const char *s)
