@@ -93,6 +93,18 @@ static uint32_t align(uint64_t v, uint32_t a)
     return (uint32_t)((v + a - 1) & ~(uint64_t)(a - 1));
 }
 
+ossai_tracks_layout ossai_tracks_layout_make(uint64_t motion_bytes, uint32_t track_count,
+                                             uint32_t frame_count, uint64_t strings_bytes)
+{
+    ossai_tracks_layout l;
+    l.motion_at = (uint32_t)sizeof(ossai_clip_tracks);
+    l.values_at = align(l.motion_at + motion_bytes, 16);
+    l.names_at = l.values_at + (uint64_t)track_count * frame_count * sizeof(float);
+    l.strings_at = l.names_at + 4ull * track_count;
+    l.block = align(l.strings_at + strings_bytes, 64);
+    return l;
+}
+
 /* A copy of c with room for a tracks block of `block` bytes after it
  * (64-aligned, zeroed; tracks_offset and bytes set) in *out. */
 static ossa_result with_block(const ossa_clip *c, uint64_t block, const ossa_allocator *allocator,
@@ -144,7 +156,6 @@ ossa_result ossai_clip_add_tracks(ossa_clip **clip, const ossa_skeleton *skeleto
     }
     const uint32_t frames = c->frame_count;
     /* the block: header, motion, values, name offsets, strings */
-    const uint32_t motion_at = (uint32_t)sizeof(ossai_clip_tracks);
     const uint64_t motion_bytes = (uint64_t)frames * OSSAI_MOTION_C * sizeof(float);
     float *motion = ossa_alloc(allocator, (size_t)motion_bytes, 16);
     if (!motion)
@@ -160,11 +171,10 @@ ossa_result ossai_clip_add_tracks(ossa_clip **clip, const ossa_skeleton *skeleto
         ossa_free(allocator, motion);
         return r;
     }
-    const uint32_t values_at = align(motion_at + (has_motion ? motion_bytes : 0), 16);
-    const uint64_t values_bytes = (uint64_t)tracks * frames * sizeof(float);
-    const uint64_t names_at = values_at + values_bytes;
-    const uint64_t strings_at = names_at + 4ull * (uint64_t)tracks;
-    const uint64_t block = align(strings_at + strings, 64);
+    const ossai_tracks_layout l =
+        ossai_tracks_layout_make(has_motion ? motion_bytes : 0, (uint32_t)tracks, frames, strings);
+    const uint32_t motion_at = l.motion_at, values_at = l.values_at;
+    const uint64_t names_at = l.names_at, strings_at = l.strings_at, block = l.block;
     ossa_clip *out = NULL;
     if ((r = with_block(c, block, allocator, &out, error))) {
         ossa_free(allocator, motion);

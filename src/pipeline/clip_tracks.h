@@ -7,6 +7,16 @@
 
 #include "ossa/clip_builder.h"
 
+/* Where the parts of a tracks block go (docs/blob-format.md): the header,
+ * the motion (motion_bytes, 0 without), the float track values, their name
+ * offsets and the strings; the block's size, 64-aligned. */
+typedef struct ossai_tracks_layout {
+    uint32_t motion_at, values_at;
+    uint64_t names_at, strings_at, block;
+} ossai_tracks_layout;
+ossai_tracks_layout ossai_tracks_layout_make(uint64_t motion_bytes, uint32_t track_count,
+                                             uint32_t frame_count, uint64_t strings_bytes);
+
 /* Adds the tracks options ask for to *clip (built by the builder,
  * allocated with options->allocator): *clip is replaced by a copy with the
  * tracks block appended, the old one freed. Nothing to add leaves it as it

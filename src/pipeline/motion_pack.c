@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "blob/format.h"
+#include "clip_tracks.h"
 #include "ossa/local_to_model_job.h"
 #include "ossa/sampling_job.h"
 
@@ -64,11 +65,6 @@ ossa_result ossai_motion_reach(const ossa_clip *raw, const ossa_skeleton *skelet
     return r;
 }
 
-static uint32_t align(uint64_t v, uint32_t a)
-{
-    return (uint32_t)((v + a - 1) & ~(uint64_t)(a - 1));
-}
-
 /* Bits to count 0..span. */
 static uint32_t bits_for(int64_t span)
 {
@@ -76,6 +72,13 @@ static uint32_t bits_for(int64_t span)
     while (w < 63 && ((int64_t)1 << w) <= span)
         ++w;
     return w;
+}
+
+/* Frame f's component c off the loop's line, in steps (rounded). */
+static double steps_off(const ossai_packed_motion *p, const float *m, uint32_t f, int c)
+{
+    const float r = m[(size_t)f * 4 + (size_t)c] - (float)f * p->slope[c];
+    return nearbyint((double)r / (double)p->step[c]);
 }
 
 /* The header of the packed track for raw frames m (frame_count x 4), with
@@ -91,8 +94,7 @@ static bool plan(const float *m, uint32_t frames, const float step[3], ossai_pac
         p->step[c] = step[c];
         int64_t lo = 0, hi = 0;
         for (uint32_t f = 1; f < last; ++f) {
-            const float r = m[(size_t)f * 4 + (size_t)c] - (float)f * p->slope[c];
-            const double q = nearbyint((double)r / (double)step[c]);
+            const double q = steps_off(p, m, f, c);
             if (!(fabs(q) < (double)(1 << 24)))
                 return false;
             lo = f == 1 || (int64_t)q < lo ? (int64_t)q : lo;
@@ -114,9 +116,7 @@ static void put(const ossai_packed_motion *p, const float *m, uint32_t f, unsign
 {
     uint64_t at = (uint64_t)f * p->frame_bits;
     for (int c = 0; c < 3; ++c) {
-        const float r = m[(size_t)f * 4 + (size_t)c] - (float)f * p->slope[c];
-        const uint64_t u = (uint64_t)((int64_t)nearbyint((double)r / (double)p->step[c]) -
-                                      p->qmin[c]);
+        const uint64_t u = (uint64_t)((int64_t)steps_off(p, m, f, c) - p->qmin[c]);
         for (uint32_t b = 0; b < p->width[c]; ++b, ++at)
             if ((u >> b) & 1u)
                 bits[at >> 3] |= (unsigned char)(1u << (at & 7u));
@@ -145,12 +145,11 @@ ossa_result ossai_clip_pack_motion(ossa_clip **clip, double tolerance, double re
         return OSSA_OK; /* stays raw */
     /* the block: header, packed motion and its bits, then the float tracks
      * as they were */
-    const uint32_t motion_at = (uint32_t)sizeof(ossai_clip_tracks);
-    const uint32_t values_at = align((uint64_t)motion_at + sizeof p + p.bits_bytes, 16);
+    const ossai_tracks_layout l = ossai_tracks_layout_make(sizeof p + p.bits_bytes, t->track_count,
+                                                           frames, t->strings_bytes);
+    const uint32_t motion_at = l.motion_at, values_at = l.values_at;
     const uint64_t values_bytes = (uint64_t)t->track_count * frames * sizeof(float);
-    const uint64_t names_at = values_at + values_bytes;
-    const uint64_t strings_at = names_at + 4ull * t->track_count;
-    const uint64_t block = align(strings_at + t->strings_bytes, 64);
+    const uint64_t names_at = l.names_at, strings_at = l.strings_at, block = l.block;
     const uint64_t total = (uint64_t)c->tracks_offset + block;
     if (total > UINT32_MAX)
         return ossa_error_set(error, OSSA_ERR_CLIP_TOO_LARGE, -1, -1,

@@ -136,16 +136,16 @@ ossa_result ossa_lane_track_event_job_run(const ossa_lane_track_event_job *job)
         kernels[plan.path](&args);
         for (int l = 0; l < count; ++l) {
             const int c = first + l;
+            const int points = (int)args.points[l];
+            if (points >= 0 && !(args.found[l] > 0.5f)) { /* the common case: no crossing */
+                job->event_count[c] = 0;
+                continue;
+            }
             const ossa_float_track *t = &job->tracks[job->track_index ? job->track_index[c] : 0];
             ossa_track_event *out = job->events + (size_t)c * (size_t)per;
-            const int points = (int)args.points[l];
             if (points < 0) { /* not a short step: alone */
                 job->event_count[c] = ossai_track_events(t, job->from_s[c], job->to_s[c],
                                                          job->threshold, job->edges, out, per);
-                continue;
-            }
-            if (!(args.found[l] > 0.5f)) { /* the common case: no crossing */
-                job->event_count[c] = 0;
                 continue;
             }
             int found = 0;
