@@ -161,7 +161,6 @@ ossai_dae_reader *ossai_dae_reader_begin(ossa_import *im, const char *path,
     return rd;
 }
 
-
 void ossai_dae_reader_free(ossai_dae_reader *rd)
 {
     if (!rd)
