@@ -1,10 +1,11 @@
 /* compression_bench.c - `ossa bench compression`: every clip of the shared
  * models built the way `ossa build` builds it (error-bounded rate,
- * compressed), its raw size (ten float32 per joint and key, ACL's
- * definition) against its stored size, its largest error in the clip metric
- * and the time the build took; pab walk, jog and run beside ozz-animation
- * 0.16's sizes for them; then its verdicts against issue 10's goals,
- * computed from the numbers above. */
+ * compressed), without root motion and with it (`ossa build`'s default),
+ * its raw size (ten float32 per joint and key, ACL's definition) against its
+ * stored size, its largest error in the clip metric and the time the build
+ * took; pab walk, jog and run beside ozz-animation 0.16's sizes for them;
+ * then its verdicts against issue 10's goals, computed from the numbers
+ * above, for both builds. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,12 +45,22 @@ static const struct {
     {"cmu/scaled_131_02.bvh", {"cmu/scaled_131_02.bvh"}, false},
 };
 
+/* One clip built one way. */
+typedef struct build {
+    size_t bytes;
+    double seconds, error_mm;
+    char worst[48];
+} build;
+
+/* One clip: built without root motion (the sizes compared with ozz's, whose
+ * clips carry no motion track) and with it (rm; its motion track counted). */
 typedef struct row {
-    char file[64], name[48], worst[48];
+    char file[64], name[48];
     int joints, frames;
-    double rate, seconds, error_mm, tolerance_mm;
-    size_t raw, bytes;
-    bool units_assumed;
+    double rate, tolerance_mm;
+    size_t raw;
+    build keep, rm;
+    bool units_assumed, moves;
 } row;
 
 static void help(FILE *to)
@@ -58,10 +69,12 @@ static void help(FILE *to)
             "usage: ossa bench compression [--models DIR] [--thorough] [--json]\n"
             "\n"
             "Builds every clip of the shared models as `ossa build` does (error-bounded\n"
-            "rate, compressed to 0.1 mm at 3 cm) and prints per clip the keys, the raw size\n"
-            "(ten float32 per joint and key, ACL's definition), the stored size, the ratio,\n"
-            "the largest error and the build time; pab walk, jog and run beside\n"
-            "ozz-animation 0.16's sizes; then the verdicts against issue 10's goals.\n"
+            "rate, compressed to 0.1 mm at 3 cm), without root motion and with it (the\n"
+            "default of `ossa build`), and prints per clip the keys, the raw size (ten\n"
+            "float32 per joint and key, ACL's definition), and for each build the stored\n"
+            "size, the ratio, the largest error and the build time; pab walk, jog and run\n"
+            "beside ozz-animation 0.16's sizes; then the verdicts against issue 10's\n"
+            "goals, for each build.\n"
             "  --models DIR  the shared models (default $OSSA_MODELS, else ../shared/models)\n"
             "  --thorough    the thorough search (compression_level 1)\n"
             "  --json        one JSON object instead of the table\n");
@@ -110,36 +123,50 @@ static bool build_input(const char *dir, int input, int level, row *rows, int *c
             break;
         }
         for (int c = 0; c < im.clip_count && *count < max; ++c) {
-            ossa_clip_build_options bo = {0};
-            bo.joint_distances = reach;
-            bo.joint_distance_count = joints;
-            bo.compression_level = level;
-            ossa_clip *clip = NULL;
-            ossa_clip_build_report report;
-            const uint64_t t0 = cli_now_ns();
-            if (ossa_clip_build(&im.clips[c], sk, &bo, &clip, &report, &e) != OSSA_OK) {
-                if (e.code != OSSA_ERR_CLIP_EMPTY) /* a clip for another skeleton: not ours */
-                    cli_error("bench compression", "%s: %s", path, e.message);
-                continue;
+            row *r = &rows[*count];
+            memset(r, 0, sizeof *r);
+            bool built = true;
+            for (int kind = 0; built && kind < 2; ++kind) {
+                ossa_clip_build_options bo = {0};
+                bo.joint_distances = reach;
+                bo.joint_distance_count = joints;
+                bo.compression_level = level;
+                bo.root_motion = kind ? OSSA_ROOT_MOTION_EXTRACT : OSSA_ROOT_MOTION_KEEP;
+                ossa_clip *clip = NULL;
+                ossa_clip_build_report report;
+                const uint64_t t0 = cli_now_ns();
+                if (ossa_clip_build(&im.clips[c], sk, &bo, &clip, &report, &e) != OSSA_OK) {
+                    if (e.code != OSSA_ERR_CLIP_EMPTY) /* a clip for another skeleton: not ours */
+                        cli_error("bench compression", "%s: %s", path, e.message);
+                    built = false;
+                    break;
+                }
+                build *b = kind ? &r->rm : &r->keep;
+                b->seconds = (double)(cli_now_ns() - t0) * 1e-9;
+                b->bytes = ossa_clip_bytes(clip);
+                const float mpu = ossa_skeleton_metres_per_unit(sk);
+                r->units_assumed = !(mpu > 0.0f);
+                const double mm = r->units_assumed ? 1000.0 : 1000.0 * mpu;
+                b->error_mm = report.error * mm;
+                snprintf(b->worst, sizeof b->worst, "%s",
+                         report.error_joint >= 0 ? ossa_skeleton_joint_name(sk, report.error_joint)
+                                                 : "-");
+                if (kind) {
+                    r->moves = report.root_motion_joint >= 0;
+                    ossa_clip_free(clip, NULL);
+                    continue;
+                }
+                const char *slash = strrchr(inputs[input].clips[f], '/');
+                snprintf(r->file, sizeof r->file, "%s", slash ? slash + 1 : inputs[input].clips[f]);
+                snprintf(r->name, sizeof r->name, "%s", ossa_clip_name(clip));
+                r->joints = joints;
+                r->frames = report.frame_count;
+                r->rate = report.rate;
+                r->raw = (size_t)40 * (size_t)joints * (size_t)report.frame_count;
+                r->tolerance_mm = report.tolerance * mm;
+                ossa_clip_free(clip, NULL);
             }
-            row *r = &rows[(*count)++];
-            r->seconds = (double)(cli_now_ns() - t0) * 1e-9;
-            const char *slash = strrchr(inputs[input].clips[f], '/');
-            snprintf(r->file, sizeof r->file, "%s", slash ? slash + 1 : inputs[input].clips[f]);
-            snprintf(r->name, sizeof r->name, "%s", ossa_clip_name(clip));
-            r->joints = joints;
-            r->frames = report.frame_count;
-            r->rate = report.rate;
-            r->raw = (size_t)40 * (size_t)joints * (size_t)report.frame_count;
-            r->bytes = ossa_clip_bytes(clip);
-            const float mpu = ossa_skeleton_metres_per_unit(sk);
-            r->units_assumed = !(mpu > 0.0f);
-            const double mm = r->units_assumed ? 1000.0 : 1000.0 * mpu;
-            r->error_mm = report.error * mm;
-            r->tolerance_mm = report.tolerance * mm;
-            snprintf(r->worst, sizeof r->worst, "%s",
-                     report.error_joint >= 0 ? ossa_skeleton_joint_name(sk, report.error_joint) : "-");
-            ossa_clip_free(clip, NULL);
+            *count += built;
         }
         ossa_import_free(&im);
     }
@@ -163,6 +190,69 @@ static int ozz_bytes(const row *r)
 static size_t in_blob(size_t bytes)
 {
     return (bytes + 63) / 64 * 64;
+}
+
+/* The numbers one build's verdicts are computed from. */
+typedef struct totals {
+    size_t raw, bytes, pab, pab_blob;
+    int pab_clips, below_ratio, over_tolerance;
+    double worst_mm, worst_ratio, seconds;
+} totals;
+
+static totals sum_up(const row *rows, int count, bool root_motion)
+{
+    totals t = {0};
+    t.worst_ratio = INFINITY;
+    for (int i = 0; i < count; ++i) {
+        const row *r = &rows[i];
+        const build *b = root_motion ? &r->rm : &r->keep;
+        t.raw += r->raw;
+        t.bytes += b->bytes;
+        t.seconds += b->seconds;
+        const double ratio = (double)r->raw / (double)b->bytes;
+        t.worst_ratio = fmin(t.worst_ratio, ratio);
+        t.below_ratio += ratio < GOAL_RATIO;
+        t.worst_mm = fmax(t.worst_mm, b->error_mm);
+        t.over_tolerance += b->error_mm > r->tolerance_mm;
+        if (ozz_bytes(r)) {
+            t.pab += b->bytes;
+            t.pab_blob += in_blob(b->bytes);
+            ++t.pab_clips;
+        }
+    }
+    return t;
+}
+
+static bool size_met(const totals *t)
+{
+    return t->pab_clips == 3 && t->pab_blob <= OZZ_TOTAL;
+}
+
+static void json_totals(const char *key, const totals *t)
+{
+    printf(",\n \"%s\": {\"pab_bytes\": %zu, \"pab_blob_bytes\": %zu, \"bytes\": %zu, "
+           "\"worst_error_mm\": %.6g, \"worst_ratio\": %.4g, \"clips_below_20\": %d, "
+           "\"seconds\": %.4g,\n  \"goals\": {\"pab_size\": %s, \"error\": %s, "
+           "\"every_ratio\": %s, \"overall_ratio\": %s}}",
+           key, t->pab, t->pab_blob, t->bytes, t->worst_mm, t->worst_ratio, t->below_ratio,
+           t->seconds, size_met(t) ? "true" : "false", t->over_tolerance == 0 ? "true" : "false",
+           t->below_ratio == 0 ? "true" : "false",
+           (double)t->raw / (double)t->bytes >= GOAL_RATIO ? "true" : "false");
+}
+
+static void print_goals(const char *which, const totals *t)
+{
+    printf("\ngoals (issue 10), %s, from the numbers above:\n", which);
+    printf("  pab walk + jog + run <= %d bytes (ozz 0.16, 1 mm at 10 cm): %zu bytes (%zu as "
+           "blob sections) -> %s\n",
+           OZZ_TOTAL, t->pab, t->pab_blob, size_met(t) ? "met" : "missed");
+    printf("  every clip within 0.1 mm at 3 cm: largest %.4f mm, %d over -> %s\n", t->worst_mm,
+           t->over_tolerance, t->over_tolerance == 0 ? "met" : "missed");
+    printf("  >= 20:1 against raw: overall %.1f:1 -> %s; per clip the smallest %.1f:1, %d "
+           "clip%s below -> %s\n",
+           (double)t->raw / (double)t->bytes,
+           (double)t->raw / (double)t->bytes >= GOAL_RATIO ? "met" : "missed", t->worst_ratio,
+           t->below_ratio, t->below_ratio == 1 ? "" : "s", t->below_ratio == 0 ? "met" : "missed");
 }
 
 int bench_compression_main(int argc, char **argv)
@@ -202,28 +292,8 @@ int bench_compression_main(int argc, char **argv)
     }
     if (!json)
         cli_progress_end(&progress);
-    /* the verdicts' numbers */
-    size_t raw_total = 0, bytes_total = 0, pab = 0, pab_blob = 0;
-    int pab_clips = 0, below_ratio = 0;
-    double worst_mm = 0.0, worst_ratio = INFINITY, seconds = 0.0;
-    int over_tolerance = 0;
-    for (int i = 0; i < count; ++i) {
-        const row *r = &rows[i];
-        raw_total += r->raw;
-        bytes_total += r->bytes;
-        seconds += r->seconds;
-        const double ratio = (double)r->raw / (double)r->bytes;
-        worst_ratio = fmin(worst_ratio, ratio);
-        below_ratio += ratio < GOAL_RATIO;
-        worst_mm = fmax(worst_mm, r->error_mm);
-        over_tolerance += r->error_mm > r->tolerance_mm;
-        if (ozz_bytes(r)) {
-            pab += r->bytes;
-            pab_blob += in_blob(r->bytes);
-            ++pab_clips;
-        }
-    }
-    const bool size_met = pab_clips == 3 && pab_blob <= OZZ_TOTAL;
+    /* the verdicts' numbers, for each build */
+    totals keep = sum_up(rows, count, false), rm = sum_up(rows, count, true);
     if (json) {
         printf("{\"models\": \"%s\", \"level\": %d, \"clips\": [", dir, level);
         for (int i = 0; i < count; ++i) {
@@ -231,49 +301,50 @@ int bench_compression_main(int argc, char **argv)
             printf("%s\n  {\"file\": \"%s\", \"clip\": \"%s\", \"joints\": %d, \"keys\": %d, "
                    "\"rate\": %.6g, \"raw_bytes\": %zu, \"bytes\": %zu, \"ratio\": %.4g, "
                    "\"error_mm\": %.6g, \"tolerance_mm\": %.6g, \"units_assumed\": %s, "
-                   "\"worst_joint\": \"%s\", \"seconds\": %.4g, \"ozz_bytes\": %d}",
+                   "\"worst_joint\": \"%s\", \"seconds\": %.4g, \"ozz_bytes\": %d,\n   "
+                   "\"root_motion\": {\"moves\": %s, \"bytes\": %zu, \"ratio\": %.4g, "
+                   "\"error_mm\": %.6g, \"worst_joint\": \"%s\", \"seconds\": %.4g}}",
                    i ? "," : "", r->file, r->name, r->joints, r->frames, r->rate, r->raw,
-                   r->bytes, (double)r->raw / (double)r->bytes, r->error_mm, r->tolerance_mm,
-                   r->units_assumed ? "true" : "false", r->worst, r->seconds, ozz_bytes(r));
+                   r->keep.bytes, (double)r->raw / (double)r->keep.bytes, r->keep.error_mm,
+                   r->tolerance_mm, r->units_assumed ? "true" : "false", r->keep.worst,
+                   r->keep.seconds, ozz_bytes(r), r->moves ? "true" : "false", r->rm.bytes,
+                   (double)r->raw / (double)r->rm.bytes, r->rm.error_mm, r->rm.worst,
+                   r->rm.seconds);
         }
-        printf("],\n \"pab_bytes\": %zu, \"pab_blob_bytes\": %zu, \"ozz_bytes\": %d, "
-               "\"raw_bytes\": %zu, \"bytes\": %zu, \"worst_error_mm\": %.6g, "
-               "\"worst_ratio\": %.4g, \"clips_below_20\": %d, \"missing_inputs\": %d,\n "
-               "\"goals\": {\"pab_size\": %s, \"error\": %s, \"every_ratio\": %s, "
-               "\"overall_ratio\": %s}}\n",
-               pab, pab_blob, OZZ_TOTAL, raw_total, bytes_total, worst_mm, worst_ratio,
-               below_ratio, missing, size_met ? "true" : "false",
-               over_tolerance == 0 ? "true" : "false", below_ratio == 0 ? "true" : "false",
-               (double)raw_total / (double)bytes_total >= GOAL_RATIO ? "true" : "false");
+        printf("],\n \"ozz_bytes\": %d, \"raw_bytes\": %zu, \"missing_inputs\": %d", OZZ_TOTAL,
+               keep.raw, missing);
+        json_totals("without_root_motion", &keep);
+        json_totals("root_motion", &rm);
+        printf("}\n");
         free(rows);
         return missing ? 1 : 0;
     }
-    printf("%-22s %-24s %6s %8s %10s %8s %7s %9s %9s %-18s %7s\n", "file", "clip", "keys", "rate",
-           "raw B", "bytes", "ratio", "error mm", "ozz 0.16", "worst at", "build s");
+    printf("%-22s %-22s %5s %8s %9s | %-31s | %-32s | %9s\n", "", "", "", "", "",
+           "without root motion", "with root motion (ossa build)", "");
+    printf("%-22s %-22s %5s %8s %9s | %6s %6s %9s %7s | %6s %6s %9s %7s | %9s  %s\n", "file",
+           "clip", "keys", "rate", "raw B", "bytes", "ratio", "error mm", "build s", "bytes",
+           "ratio", "error mm", "build s", "ozz 0.16", "worst at (without / with)");
     for (int i = 0; i < count; ++i) {
         const row *r = &rows[i];
         char ozz[16] = "";
         if (ozz_bytes(r))
             snprintf(ozz, sizeof ozz, "%d", ozz_bytes(r));
-        printf("%-22s %-24s %6d %6.1f Hz %10zu %8zu %6.1f:1 %8.4f%s %9s %-18.18s %7.2f\n", r->file,
-               r->name, r->frames, r->rate, r->raw, r->bytes, (double)r->raw / (double)r->bytes,
-               r->error_mm, r->units_assumed ? "*" : " ", ozz, r->worst, r->seconds);
+        printf("%-22.22s %-22.22s %5d %5.1f Hz %9zu | %6zu %4.1f:1 %8.4f%s %7.2f | %6zu %4.1f:1 "
+               "%8.4f%s%s %7.2f | %9s  %s / %s\n",
+               r->file, r->name, r->frames, r->rate, r->raw, r->keep.bytes,
+               (double)r->raw / (double)r->keep.bytes, r->keep.error_mm,
+               r->units_assumed ? "*" : " ", r->keep.seconds, r->rm.bytes,
+               (double)r->raw / (double)r->rm.bytes, r->rm.error_mm, r->units_assumed ? "*" : " ",
+               r->moves ? "" : "=", r->rm.seconds, ozz, r->keep.worst, r->rm.worst);
     }
-    printf("* units unknown: model units taken as metres\n");
-    printf("all %d clips: %zu -> %zu bytes (%.1f:1), built in %.1f s%s\n", count, raw_total,
-           bytes_total, (double)raw_total / (double)bytes_total, seconds,
+    printf("* units unknown: model units taken as metres; = nothing moves: no motion track\n");
+    printf("all %d clips: %zu bytes raw; without root motion %zu bytes (%.1f:1), built in %.1f s; "
+           "with root motion %zu bytes (%.1f:1), built in %.1f s%s\n",
+           count, keep.raw, keep.bytes, (double)keep.raw / (double)keep.bytes, keep.seconds,
+           rm.bytes, (double)rm.raw / (double)rm.bytes, rm.seconds,
            missing ? " (some inputs missing)" : "");
-    printf("\ngoals (issue 10), from the numbers above:\n");
-    printf("  pab walk + jog + run <= %d bytes (ozz 0.16, 1 mm at 10 cm): %zu bytes (%zu as "
-           "blob sections) -> %s\n",
-           OZZ_TOTAL, pab, pab_blob, size_met ? "met" : "missed");
-    printf("  every clip within 0.1 mm at 3 cm: largest %.4f mm, %d over -> %s\n", worst_mm,
-           over_tolerance, over_tolerance == 0 ? "met" : "missed");
-    printf("  >= 20:1 against raw: overall %.1f:1 -> %s; per clip the smallest %.1f:1, %d "
-           "clip%s below -> %s\n",
-           (double)raw_total / (double)bytes_total,
-           (double)raw_total / (double)bytes_total >= GOAL_RATIO ? "met" : "missed", worst_ratio,
-           below_ratio, below_ratio == 1 ? "" : "s", below_ratio == 0 ? "met" : "missed");
+    print_goals("without root motion (as ozz's clips, which carry no motion track)", &keep);
+    print_goals("with root motion (ossa build's default; motion tracks counted)", &rm);
     free(rows);
     return missing ? 1 : 0;
 }

@@ -38,14 +38,18 @@ static const int rate_multiples[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 32
  * times where resampling took most of the bound cost a few bits to a few
  * components. */
 #define RESAMPLE_SHARE 1.0
-/* Compressing a clip whose root motion is extracted: the source curves
- * still carry the motion the clip no longer plays, so the compression is
- * measured against the clip's own raw frames with the motion taken out, and
- * the errors add up (at most). The resampling gets this share of the
- * tolerance, the packed motion track MOTION_SHARE, the quantisation of the
- * joints what the two left. */
-#define IN_PLACE_RESAMPLE_SHARE 0.88
-#define MOTION_SHARE 0.02
+/* With root motion extracted, the joints are compressed against the source
+ * with the motion the runtime plays taken out (clip_in_place.h): placed by
+ * that motion, which is rigid, the clip is as far from the source as from
+ * that reference, so the motion track's rounding costs no share of the
+ * tolerance at any clip time - it makes the in-place joint wobble by as
+ * much, which its keys carry. What it does cost is the motion between two
+ * playheads (what a game adds to a character's placement), which nothing
+ * corrects: the track is packed in steps that move no virtual point by more
+ * than this share of the tolerance, as before the reference existed.
+ * Coarser steps make the clips a little smaller (the in-place joint's keys
+ * grow by less than the track shrinks). */
+#define MOTION_STEP_SHARE 0.02
 /* Compressions tried until the runtime's decoding is within the tolerance. */
 #define RETARGETS 3
 
@@ -177,13 +181,17 @@ static ossa_result bake_and_measure(const ossa_raw_joint_track *const *tracks,
 }
 
 /* The rate: the one given, or the lowest multiple of the key rate whose
- * error is within `budget` (see ossa_clip_build_options.rate). */
+ * error is within `budget` (see ossa_clip_build_options.rate), trying the
+ * multiples from rate_multiples[first] on; *chosen gets the index of the
+ * one taken. No multiple left to try: *out NULL, OSSA_OK. */
 static ossa_result choose_rate(const ossa_raw_joint_track *const *tracks,
                                const ossa_skeleton *skeleton, const char *name, double duration,
                                const double *distance, double budget,
-                               const ossa_clip_build_options *options, ossa_clip **out,
-                               ossa_clip_build_report *report, ossa_error *error)
+                               const ossa_clip_build_options *options, int first, int *chosen,
+                               ossa_clip **out, ossa_clip_build_report *report,
+                               ossa_error *error)
 {
+    *out = NULL;
     const ossa_allocator *allocator = &options->allocator;
     const int joint_count = ossa_skeleton_joint_count(skeleton);
     int grid = 0;
@@ -207,7 +215,9 @@ static ossa_result choose_rate(const ossa_raw_joint_track *const *tracks,
     ossai_clip_error best_err = {0.0, -1, 0.0};
     double stalled_error = INFINITY;
     int stalled = 0;
-    for (int i = 0; i < count; ++i) {
+    if (first >= count)
+        return OSSA_OK;
+    for (int i = first; i < count; ++i) {
         ossa_clip *clip = NULL;
         ossai_clip_error err;
         ossa_result r = bake_and_measure(tracks, skeleton, name, duration, rates[i], distance,
@@ -223,6 +233,7 @@ static ossa_result choose_rate(const ossa_raw_joint_track *const *tracks,
             ossa_free(allocator, best);
             best = clip;
             best_err = err;
+            *chosen = i;
         } else {
             ossa_free(allocator, clip);
         }
@@ -238,7 +249,7 @@ static ossa_result choose_rate(const ossa_raw_joint_track *const *tracks,
          * against slerp between keys on frames; a curved source falls as
          * its square, a bend between frames as the step itself): the
          * multiples the first error says are too few are not tried. */
-        if (i == 0) {
+        if (i == first) {
             const double needed = cbrt(err.error / budget);
             while (i + 2 < count && rate_multiples[i + 1] < needed)
                 ++i;
@@ -253,6 +264,19 @@ static ossa_result choose_rate(const ossa_raw_joint_track *const *tracks,
     report->error_time_s = (float)best_err.time_s;
     *out = best;
     return OSSA_OK;
+}
+
+/* Packs *raw's root motion track (motion_pack.h) in steps that move no
+ * virtual point by more than `tolerance`. */
+static ossa_result pack_motion(ossa_clip **raw, const ossa_skeleton *skeleton,
+                               const double *distance, double tolerance,
+                               const ossa_allocator *allocator, ossa_error *error)
+{
+    double reach = 0.0, moved = 0.0;
+    ossa_result r = ossai_motion_reach(*raw, skeleton, distance, allocator, &reach, error);
+    if (r == OSSA_OK)
+        r = ossai_clip_pack_motion(raw, tolerance, reach, allocator, &moved, error);
+    return r;
 }
 
 /* The rate, then (unless options->raw) the compressed clip, and its error
@@ -283,25 +307,64 @@ static ossa_result rate_and_compress(const ossa_raw_joint_track *const *tracks,
             options->joint_distances[j] > units.distance)
             distance[j] = options->joint_distances[j];
     }
-    const double budget = units.tolerance * (options->raw  ? 1.0
-                                             : in_place    ? IN_PLACE_RESAMPLE_SHARE
-                                                           : RESAMPLE_SHARE);
+    const double budget = units.tolerance * (options->raw ? 1.0 : RESAMPLE_SHARE);
     ossa_clip *raw = NULL;
-    ossa_result r = choose_rate(tracks, skeleton, name, duration, distance, budget, options, &raw,
-                                report, error);
-    report->resample_error = report->error;
-    /* With root motion: extracted from the raw frames (and the float tracks
-     * baked) first; the frames, now in place, are what is compressed. */
     ossai_in_place_reference ref = {0};
-    double tolerance = units.tolerance, reference_error = 0.0;
-    if (r == OSSA_OK && in_place &&
-        (r = ossai_clip_add_tracks(&raw, skeleton, options, report, error)) == OSSA_OK &&
-        report->root_motion_joint >= 0 &&
-        (r = ossai_in_place_reference_make(raw, allocator, &ref, error)) == OSSA_OK) {
+    ossa_result r = OSSA_OK;
+    double in_place_before = INFINITY;
+    for (int first = 0, chosen = 0;; first = chosen + 1) {
+        ossa_clip *next = NULL;
+        ossa_clip_build_report tried = *report;
+        r = choose_rate(tracks, skeleton, name, duration, distance, budget, options, first,
+                        &chosen, &next, &tried, error);
+        if (raw && (r == OSSA_ERR_CLIP_TOO_LARGE || (r == OSSA_OK && !next))) {
+            ossa_error_clear(error); /* no higher rate: the last one stays */
+            r = OSSA_OK;
+            break;
+        }
+        ossa_free(allocator, raw);
+        ossai_in_place_reference_free(&ref, allocator);
+        raw = next;
+        if (r)
+            break;
+        *report = tried;
+        report->resample_error = report->error;
+        /* With root motion: extracted from the raw frames (and the float
+         * tracks baked) first, its track packed as the runtime will play
+         * it; then the reference the joints are compressed against, the
+         * source with that motion taken out. Between frames, the runtime
+         * interpolates the in-place frames and the motion apart, which the
+         * source's curves do not: a rate whose in-place frames miss the
+         * reference by more than the budget gives way to the next one (an
+         * automatic rate only, while the error falls). */
+        if (!in_place ||
+            (r = ossai_clip_add_tracks(&raw, skeleton, options, report, error)) != OSSA_OK ||
+            report->root_motion_joint < 0 ||
+            (r = pack_motion(&raw, skeleton, distance, units.tolerance * MOTION_STEP_SHARE,
+                             allocator, error)) != OSSA_OK ||
+            (r = ossai_in_place_reference_make(raw, skeleton, tracks, duration, distance,
+                                               allocator, &ref, error)) != OSSA_OK)
+            break;
+        ossai_clip_error in_place_err;
+        if (ossai_clip_error_measure(raw, skeleton, ref.by_joint, duration, distance, allocator,
+                                     &in_place_err)) {
+            r = ossa_error_set(error, OSSA_ERR_OUT_OF_MEMORY, -1, -1,
+                               "clip '%s': out of memory measuring its error", name);
+            break;
+        }
+        const double in_place_error = in_place_err.error + ref.error;
+        report->resample_error = (float)in_place_error;
+        if (in_place_error <= budget || options->rate > 0.0f ||
+            !(in_place_error < CONVERGING * in_place_before))
+            break;
+        in_place_before = in_place_error;
+    }
+    /* the joints are held to the tolerance (less the reference's own
+     * rounding) against the reference */
+    double tolerance = units.tolerance;
+    if (ref.memory) {
         tracks = ref.by_joint;
-        reference_error = report->resample_error;
-        tolerance = fmax(units.tolerance * (1.0 - MOTION_SHARE) - reference_error,
-                         units.tolerance * (1.0 - IN_PLACE_RESAMPLE_SHARE - MOTION_SHARE));
+        tolerance = units.tolerance - ref.error;
     }
     if (r || options->raw) {
         ossa_free(allocator, distance);
@@ -340,21 +403,13 @@ static ossa_result rate_and_compress(const ossa_raw_joint_track *const *tracks,
         const double base = setup.target > 0.0 ? setup.target : 0.97;
         setup.target = base * fmin(0.97, tolerance / err.error);
     }
+    /* With root motion: against the source, the runtime's clip placed by
+     * its motion is at most the compression's error against the reference
+     * plus the reference's rounding away (the placement is rigid); the
+     * packed motion track goes with the clip. */
     if (r == OSSA_OK && in_place) {
-        /* Against the source, with its motion taken out: at most the
-         * reference's error plus the compression's against it plus the
-         * move the packed motion track adds (triangle inequality at every
-         * point and time; the placement's motion is rigid). */
-        if (ref.memory)
-            err.error += reference_error;
-        double reach = 0.0, moved = 0.0;
-        if ((r = ossai_clip_copy_tracks(&packed, raw, allocator, error)) == OSSA_OK &&
-            ref.memory &&
-            (r = ossai_motion_reach(raw, skeleton, distance, allocator, &reach, error)) ==
-                OSSA_OK &&
-            (r = ossai_clip_pack_motion(&packed, units.tolerance * MOTION_SHARE, reach,
-                                        allocator, &moved, error)) == OSSA_OK)
-            err.error += moved;
+        err.error += ref.error;
+        r = ossai_clip_copy_tracks(&packed, raw, allocator, error);
     }
     ossa_free(allocator, distance);
     ossai_in_place_reference_free(&ref, allocator);

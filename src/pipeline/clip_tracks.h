@@ -47,4 +47,12 @@ ossa_result ossai_root_motion_extract(ossa_clip *clip, const ossa_skeleton *skel
                                       const char *joint_name, const ossa_allocator *allocator,
                                       ossai_motion_extract *out, ossa_error *error);
 
+/* The local translation t and unit rotation q that put a joint whose
+ * parent's model transform is `parent` (the identity for a root) at M^-1
+ * times `model`, M the motion (x, z, yaw) of ossa/root_motion.h:
+ * parent^-1 M^-1 model, whose columns are scaled by s (the joint's local
+ * scale, kept). In double; what extraction writes into a clip's frames. */
+void ossai_in_place_local(const double parent[3][4], const double model[3][4], double x,
+                          double z, double yaw, const double s[3], double t[3], double q[4]);
+
 #endif /* OSSA_CLIP_TRACKS_H */

@@ -112,6 +112,26 @@ static double yaw_between(dquat r, dquat ref)
     return a;
 }
 
+void ossai_in_place_local(const double parent[3][4], const double model[3][4], double x,
+                          double z, double yaw, const double s[3], double t[3], double q[4])
+{
+    /* local' = parent^-1 M^-1 model; M^-1 turns by -yaw about +y after
+     * taking the translation back */
+    const double c_ = cos(yaw), s_ = sin(yaw);
+    const dmat motion_inv = {{{c_, 0, -s_, -(c_ * x - s_ * z)},
+                              {0, 1, 0, 0},
+                              {s_, 0, c_, -(s_ * x + c_ * z)}}};
+    dmat p, m;
+    memcpy(p.m, parent, sizeof p.m);
+    memcpy(m.m, model, sizeof m.m);
+    const dmat parent_inv = inverse(&p);
+    const dmat in_place = mul(&motion_inv, &m);
+    const dmat local = mul(&parent_inv, &in_place);
+    const dquat r = rotation_of(&local, s);
+    t[0] = local.m[0][3], t[1] = local.m[1][3], t[2] = local.m[2][3];
+    q[0] = r.x, q[1] = r.y, q[2] = r.z, q[3] = r.w;
+}
+
 /* One joint's local transform at frame f, from the clip's rows. */
 static void local_at(const ossa_clip *c, uint32_t f, uint32_t j, double t[3], dquat *q,
                      double s[3])
@@ -300,17 +320,9 @@ ossa_result ossai_root_motion_extract(ossa_clip *c, const ossa_skeleton *skeleto
         m[0] = (float)mx, m[1] = (float)mz, m[2] = (float)yaw, m[3] = 0.0f;
         out->travel += sqrt((mx - prev_x) * (mx - prev_x) + (mz - prev_z) * (mz - prev_z));
         prev_yaw = yaw, prev_x = mx, prev_z = mz;
-        /* local' = parent^-1 M^-1 parent local; M^-1 turns by -yaw about
-         * +y after taking the translation back */
-        const double c_ = cos(yaw), s_ = sin(yaw);
-        const dmat motion_inv = {{{c_, 0, -s_, -(c_ * mx - s_ * mz)},
-                                  {0, 1, 0, 0},
-                                  {s_, 0, c_, -(s_ * mx + c_ * mz)}}};
-        const dmat parent_inv = inverse(&parent);
-        const dmat in_place = mul(&motion_inv, &model);
-        const dmat local2 = mul(&parent_inv, &in_place);
-        const double t2[3] = {local2.m[0][3], local2.m[1][3], local2.m[2][3]};
-        write_local(c, f, joint, t2, rotation_of(&local2, s));
+        double t2[3], q2[4];
+        ossai_in_place_local(parent.m, model.m, mx, mz, yaw, s, t2, q2);
+        write_local(c, f, joint, t2, (dquat){q2[0], q2[1], q2[2], q2[3]});
     }
     ossa_free(allocator, pose);
     out->joint = j;
