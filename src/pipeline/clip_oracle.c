@@ -279,8 +279,15 @@ static void window(void *user, int first, int last, const float *dec)
         for (int i = 0; i < 3 && f < last; ++i)
             o->time[points++] = (float)frame_time(o, f + inside[i]);
     }
-    for (int i = lo; i < hi; ++i)
-        o->time[points++] = (float)o->keys[i];
+    /* keys on a time already there (the grid is sorted) add nothing */
+    const int grid = points;
+    for (int i = lo, g = 0; i < hi; ++i) {
+        const float t = (float)o->keys[i];
+        while (g < grid && o->time[g] < t)
+            ++g;
+        if (g == grid || o->time[g] != t)
+            o->time[points++] = t;
+    }
     /* keep the points whose frames the window holds */
     int kept = 0;
     for (int p = 0; p < points; ++p) {
