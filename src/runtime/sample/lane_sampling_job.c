@@ -2,6 +2,8 @@
  * validation and per-batch set-up; the interpolation is in sample_kernels.c. */
 #include "ossa/lanes.h"
 
+#include <stdint.h>
+
 #include "blob/format.h"
 #include "core/job_internal.h"
 #include "sample/sample_lanes.h"
@@ -60,6 +62,9 @@ ossa_result ossa_lane_sampling_job_run(const ossa_lane_sampling_job *job)
     args.joint_count = joints;
     args.width = width;
     args.rest = job->rest_pose;
+    /* every batch's rows are then aligned to the vector (batch_floats is a
+     * multiple of 16 floats, rows of a batch too) */
+    args.stream = job->stream_output && ((uintptr_t)job->output & 63u) == 0;
     for (int b = plan.begin; b < plan.end; ++b) {
         int packed = 0;
         for (int l = 0; l < width; ++l) {

@@ -56,6 +56,7 @@ typedef struct pk_spread {
     __mmask16 bits, first;
 #elif defined(OSSAI_ISA_AVX2)
     __m256i index, first;
+    __m256 lanes; /* the lanes whose bit is set */
 #else
     uint32_t bits;
 #endif
@@ -79,6 +80,7 @@ static inline pk_spread pk_spread_make(uint32_t bits)
     s.index = _mm256_add_epi32(low, high);
     s.first = _mm256_cmpgt_epi32(_mm256_set1_epi32(pk_popcount(bits)),
                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    s.lanes = pk_mask(bits);
 #else
     s.bits = bits;
 #endif
@@ -99,6 +101,56 @@ static inline vf pk_spread_load(const float *src, const pk_spread *s)
     for (int i = 0; i < LANE_V; ++i)
         f[i] = (s->bits >> i & 1u) ? *src++ : 0.0f;
     return v_load(f);
+#endif
+}
+
+/* pk_spread_load where the bits are set, over's lanes where they are not. */
+static inline vf pk_spread_over(vf over, const float *src, const pk_spread *s)
+{
+#if defined(OSSAI_ISA_AVX512)
+    return _mm512_mask_expand_ps(over, s->bits, _mm512_maskz_loadu_ps(s->first, src));
+#elif defined(OSSAI_ISA_AVX2)
+    return _mm256_blendv_ps(over, pk_spread_load(src, s), s->lanes);
+#else
+    LANE_ALIGN float f[LANE_V];
+    v_store(f, over);
+    for (int i = 0; i < LANE_V; ++i)
+        if (s->bits >> i & 1u)
+            f[i] = *src++;
+    return v_load(f);
+#endif
+}
+
+/* rows[c][j] = src[j * 10 + c] for c < 10 and j < n (n <= 16), fill[c]
+ * for j >= n: 16 records of 10 floats (ossa_transform) as rows of their
+ * components. Reads no record past n (src may be NULL when n is 0). */
+static inline void pk_rows_of_records(const float *src, int n, const float fill[10],
+                                      float rows[10][16])
+{
+#if defined(OSSAI_ISA_AVX512)
+    const __m512i at = _mm512_setr_epi32(0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120,
+                                         130, 140, 150);
+    const __mmask16 live = (__mmask16)(n >= 16 ? 0xFFFFu : (1u << n) - 1u);
+    for (int c = 0; c < 10; ++c)
+        _mm512_storeu_ps(rows[c], n ? _mm512_mask_i32gather_ps(_mm512_set1_ps(fill[c]), live, at,
+                                                                src + c, 4)
+                                    : _mm512_set1_ps(fill[c]));
+#elif defined(OSSAI_ISA_AVX2)
+    const __m256i at = _mm256_setr_epi32(0, 10, 20, 30, 40, 50, 60, 70);
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    for (int h = 0; h < 2; ++h) {
+        const int left = n - 8 * h;
+        const __m256 live = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(left), lane));
+        for (int c = 0; c < 10; ++c)
+            _mm256_storeu_ps(rows[c] + 8 * h,
+                             left > 0 ? _mm256_mask_i32gather_ps(_mm256_set1_ps(fill[c]),
+                                                                 src + 80 * h + c, at, live, 4)
+                                      : _mm256_set1_ps(fill[c]));
+    }
+#else
+    for (int j = 0; j < 16; ++j)
+        for (int c = 0; c < 10; ++c)
+            rows[c][j] = j < n ? src[j * 10 + c] : fill[c];
 #endif
 }
 
