@@ -174,6 +174,20 @@ static inline void pk_compress16(float *dst, const float *src, uint32_t mask)
 #endif
 }
 
+/* Bytes p[0, n) (1 <= n <= 8) as a little-endian word, zeros above; reads
+ * no byte past them. */
+static inline uint64_t pk_bytes(const uint8_t *p, int n)
+{
+    uint64_t v = 0;
+    if (n == 8) {
+        memcpy(&v, p, sizeof v);
+        return v;
+    }
+    for (int k = 0; k < n; ++k)
+        v |= (uint64_t)p[k] << (8 * k);
+    return v;
+}
+
 /* One segment's view of a run of components: widths, segment range bytes
  * (NULL when the block has no segment ranges) and the clip ranges. */
 typedef struct pk_run {
@@ -252,22 +266,10 @@ static inline uint32_t pk_decode(const pk_run *r, const uint8_t *bits, uint64_t 
     for (int i = 0; i < count; i += 8) {
         const int n = count - i < 8 ? count - i : 8;
         const __m256i live = _mm256_cmpgt_epi32(_mm256_set1_epi32(n), lane);
-        uint8_t tail[3][8] = {{0}};
-        const uint8_t *w = r->width + i, *smin_b = r->smin ? r->smin + i : NULL,
-                      *sext_b = r->sext ? r->sext + i : NULL;
-        if (n < 8) { /* no byte past the run is read */
-            memcpy(tail[0], w, (size_t)n);
-            w = tail[0];
-            if (smin_b)
-                smin_b = memcpy(tail[1], smin_b, (size_t)n);
-            if (sext_b)
-                sext_b = memcpy(tail[2], sext_b, (size_t)n);
-        }
         /* the widths as bytes of one word (x86 is little-endian); times
          * 0x0101..01, byte i holds the sum of widths 0..i (at most 8 x 23, no
          * carry between bytes); less the widths, the sum of those before i */
-        uint64_t wb;
-        memcpy(&wb, w, sizeof wb);
+        const uint64_t wb = pk_bytes(r->width + i, n);
         const uint64_t incl = wb * 0x0101010101010101ull, excl = incl - wb;
         const __m256i width = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128((long long)wb));
         const __m256i before = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128((long long)excl));
@@ -275,12 +277,12 @@ static inline uint32_t pk_decode(const pk_run *r, const uint8_t *bits, uint64_t 
                                               _mm256_set1_epi32(1));
         const __m256 cmin = _mm256_maskload_ps(r->mins + i, live);
         const __m256 cext = _mm256_maskload_ps(r->exts + i, live);
-        const __m256 smin = smin_b ? _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(
-                                         _mm_loadl_epi64((const __m128i *)(const void *)smin_b)))
-                                   : _mm256_setzero_ps();
-        const __m256 sext = sext_b ? _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(
-                                         _mm_loadl_epi64((const __m128i *)(const void *)sext_b)))
-                                   : _mm256_set1_ps(255.0f);
+        const __m256 smin = r->smin ? _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(
+                                          _mm_cvtsi64_si128((long long)pk_bytes(r->smin + i, n))))
+                                    : _mm256_setzero_ps();
+        const __m256 sext = r->sext ? _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(
+                                          _mm_cvtsi64_si128((long long)pk_bytes(r->sext + i, n))))
+                                    : _mm256_set1_ps(255.0f);
         const __m256 p2 = _mm256_castsi256_ps(
             _mm256_slli_epi32(_mm256_sub_epi32(_mm256_set1_epi32(127), width), 23));
         const __m256 lo = _mm256_add_ps(cmin, _mm256_mul_ps(cext, _mm256_mul_ps(smin, inv255)));
