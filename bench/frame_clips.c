@@ -13,8 +13,12 @@
 #include "goals.h"
 
 enum { S_RAW, S_PACKED, S_BASE, SCENES }; /* N raw, N compressed, the k clips raw */
-enum { C_SAMPLE_RAW, C_SAMPLE_PACKED, C_SAMPLE_BASE, C_FRAME_RAW, C_FRAME_PACKED, C_FRAME_BASE,
-       C_COUNT };
+enum { C_SAMPLE_RAW, C_SAMPLE_PACKED, C_SAMPLE_BASE, C_STREAM_RAW, C_STREAM_PACKED,
+       C_FRAME_RAW, C_FRAME_PACKED, C_FRAME_BASE, C_COUNT };
+/* The report groups: sampling (its variants C_SAMPLE_RAW .. C_STREAM_PACKED)
+ * and the whole frame. */
+static const int group_first[2] = {C_SAMPLE_RAW, C_FRAME_RAW};
+static const int group_size[2] = {C_FRAME_RAW - C_SAMPLE_RAW, C_COUNT - C_FRAME_RAW};
 
 static double ms(const bench_variant *v)
 {
@@ -59,12 +63,20 @@ static int clip_goals(const frame_options *o, const frame_scene *s, const frame_
                      path == OSSA_SIMD_AVX512;
     const double base = ms(&v[C_FRAME_BASE]), packed = ms(&v[C_FRAME_PACKED]);
     int n = 0;
-    g[n++] = (bench_goal){"sample, compressed, 3 clips", "ms", ms(&v[C_SAMPLE_PACKED]),
-                          BENCH_AT_MOST, 0.25, "issue 10", pab && lib->count == 3,
-                          "--clips 3, 1000 characters x 67 joints (pab), 1 thread, AVX-512"};
-    g[n++] = (bench_goal){"sample, compressed, 256 clips", "ms", ms(&v[C_SAMPLE_PACKED]),
-                          BENCH_AT_MOST, 0.30, "issue 10", pab && lib->count == 256,
-                          "--clips 256, 1000 characters x 67 joints (pab), 1 thread, AVX-512"};
+    /* each with the pose written by plain stores and by streamed ones
+     * (ossa_lane_sampling_job.stream_output), both shown */
+    static const char *const names[2][2] = {
+        {"sample, compressed, 3 clips", "sample, compressed, 3 clips, streamed"},
+        {"sample, compressed, 256 clips", "sample, compressed, 256 clips, streamed"}};
+    for (int streamed = 0; streamed < 2; ++streamed) {
+        const double sample = ms(&v[streamed ? C_STREAM_PACKED : C_SAMPLE_PACKED]);
+        g[n++] = (bench_goal){names[0][streamed], "ms", sample, BENCH_AT_MOST, 0.25, "issue 10",
+                              pab && lib->count == 3,
+                              "--clips 3, 1000 characters x 67 joints (pab), 1 thread, AVX-512"};
+        g[n++] = (bench_goal){names[1][streamed], "ms", sample, BENCH_AT_MOST, 0.30, "issue 10",
+                              pab && lib->count == 256,
+                              "--clips 256, 1000 characters x 67 joints (pab), 1 thread, AVX-512"};
+    }
     g[n++] = (bench_goal){"whole frame: 256 compressed clips / 3 raw clips", "x",
                           base > 0 && packed > 0 ? packed / base : -1.0, BENCH_AT_MOST, 1.0,
                           "issue 10", lib->count == 256 && lib->base_count == 3 && s->threads == 1,
@@ -97,6 +109,10 @@ int frame_clips_run(const frame_options *o, const frame_character *c)
                 S_PACKED),
         VARIANT(C_SAMPLE_BASE, "sample-base", "the character's clips, raw", frame_lane_sample,
                 S_BASE),
+        VARIANT(C_STREAM_RAW, "sample-raw-streamed", "N raw clips, streamed stores",
+                frame_lane_sample_streamed, S_RAW),
+        VARIANT(C_STREAM_PACKED, "sample-compressed-streamed",
+                "N compressed clips, streamed stores", frame_lane_sample_streamed, S_PACKED),
         VARIANT(C_FRAME_RAW, "frame-raw", "N raw clips", frame_crowd, S_RAW),
         VARIANT(C_FRAME_PACKED, "frame-compressed", "N compressed clips", frame_crowd, S_PACKED),
         VARIANT(C_FRAME_BASE, "frame-base", "the character's clips, raw", frame_crowd, S_BASE),
@@ -131,16 +147,19 @@ int frame_clips_run(const frame_options *o, const frame_character *c)
                    c->description, lib.count, lib.base_count, lib.seconds_built);
         /* a group none of whose variants ran (--variant) is left out */
         for (int g = 0, printed = 0; g < 2; ++g) {
-            if (!v[3 * g].frames_run && !v[3 * g + 1].frames_run && !v[3 * g + 2].frames_run)
+            int ran = 0;
+            for (int k = 0; k < group_size[g]; ++k)
+                ran |= v[group_first[g] + k].frames_run != 0;
+            if (!ran)
                 continue;
             if (o->common.json && printed++)
                 printf(",");
-            bench_print(&reports[g], v + 3 * g, 3, &o->common);
+            bench_print(&reports[g], v + group_first[g], group_size[g], &o->common);
         }
         if (o->common.json)
             printf("]");
         print_memory(o, &lib, s);
-        bench_goal goals[4];
+        bench_goal goals[8];
         const int n = clip_goals(o, &s[0], &lib, v, goals);
         if (o->common.json)
             printf(", \"goals\": ");

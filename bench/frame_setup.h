@@ -133,6 +133,7 @@ void frame_ref_palette(void *scene);     /* ossa_palette_job, skinned characters
 void frame_ref_skin(void *scene);        /* ossa_skinning_job, portable path, float4 */
 void frame_lane_sample(void *scene);     /* lanes: clip a */
 void frame_lane_sample_b(void *scene);   /* lanes: clip b */
+void frame_lane_sample_streamed(void *scene); /* clip a, non-temporal stores */
 void frame_lane_blend(void *scene);
 void frame_lane_local_to_model(void *scene);
 void frame_lane_pose_out(void *scene);   /* lane model -> per-character matrices */

@@ -152,7 +152,7 @@ void frame_ref_skin(void *scene)
 
 /* ---- lane stages: batches split over threads ---- */
 
-static void lane_sample(frame_scene *s, int second)
+static void lane_sample(frame_scene *s, int second, bool stream)
 {
     PARALLEL(s)
     {
@@ -162,6 +162,7 @@ static void lane_sample(frame_scene *s, int second)
                 s, second, 0, s->characters, second ? s->lane_b : s->lane_a, s->pose_floats);
             j.batch_begin = begin;
             j.batch_end = end;
+            j.stream_output = stream;
             note(s, ossa_lane_sampling_job_run(&j));
         }
     }
@@ -169,12 +170,17 @@ static void lane_sample(frame_scene *s, int second)
 
 void frame_lane_sample(void *scene)
 {
-    lane_sample(scene, 0);
+    lane_sample(scene, 0, false);
 }
 
 void frame_lane_sample_b(void *scene)
 {
-    lane_sample(scene, 1);
+    lane_sample(scene, 1, false);
+}
+
+void frame_lane_sample_streamed(void *scene)
+{
+    lane_sample(scene, 0, true);
 }
 
 void frame_lane_blend(void *scene)

@@ -187,6 +187,20 @@ static void check_batch(const character *ch, ts_rng *rng, ossa_simd_path path, i
     oj.clip_index = only_raw;
     oj.output = raw_lanes;
     CHECK_RESULT(ossa_lane_sampling_job_run(&oj), OSSA_OK);
+    /* streamed stores (aligned output) and the plain ones they fall back
+     * to (an output 64-byte aligned for no batch): the same bits */
+    float *streamed = lane_alloc((size_t)floats + 16);
+    for (int aligned = 1; aligned >= 0; --aligned) {
+        ossa_lane_sampling_job sj = lj;
+        sj.stream_output = true;
+        sj.output = streamed + (aligned ? 0 : 4);
+        CHECK_RESULT(ossa_lane_sampling_job_run(&sj), OSSA_OK);
+        CHECK(memcmp(sj.output, lanes, sizeof(float) * (size_t)floats) == 0);
+        sj.clip_index = only_raw;
+        CHECK_RESULT(ossa_lane_sampling_job_run(&sj), OSSA_OK);
+        CHECK(memcmp(sj.output, raw_lanes, sizeof(float) * (size_t)floats) == 0);
+    }
+    free(streamed);
     int differ = 0, raw_differ = 0;
     double raw_worst = 0.0;
     for (int c = 0; c < characters; ++c)

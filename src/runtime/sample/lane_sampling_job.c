@@ -2,8 +2,11 @@
  * validation and per-batch set-up; the interpolation is in sample_kernels.c. */
 #include "ossa/lanes.h"
 
+#include <stdint.h>
+
 #include "blob/format.h"
 #include "core/job_internal.h"
+#include "sample/packed_clip.h"
 #include "sample/sample_lanes.h"
 #include "sample/sampling_internal.h"
 
@@ -40,6 +43,33 @@ ossa_result ossa_lane_sampling_job_validate(const ossa_lane_sampling_job *job)
     return OSSA_OK;
 }
 
+/* Batch b's lanes resolved into a: each lane's clip and frame pair, its
+ * compressed clip's lines asked for (ossai_packed_prefetch). Returns whether
+ * a lane plays a compressed clip (the batch then takes the packed kernel). */
+static int batch_resolve(const ossa_lane_sampling_job *job, int b, int width,
+                         ossai_lane_sample_args *a)
+{
+    const int n = job->character_count;
+    int packed = 0;
+    for (int l = 0; l < width; ++l) {
+        /* lanes past the last character repeat the batch's first one */
+        const int c = b * width + l < n ? b * width + l : b * width;
+        const ossa_clip *clip = job->clips[job->clip_index ? job->clip_index[c] : 0];
+        const float t = ossa_clip_time(job->wrap, clip->duration, job->time_s[c]);
+        if (clip->flags & OSSAI_CLIP_PACKED) {
+            ossai_clip_locate(clip, t, &a->frame[l], &a->alpha[l]);
+            ossai_packed_prefetch(clip, a->frame[l]);
+            a->packed[l] = clip;
+            packed = 1;
+            continue;
+        }
+        a->packed[l] = NULL;
+        ossai_clip_frames_at(clip, t, &a->frame_a[l], &a->frame_b[l], &a->alpha[l]);
+        a->steps[l] = (clip->flags & OSSAI_CLIP_HAS_STEP) ? ossai_clip_steps(clip) : NULL;
+    }
+    return packed;
+}
+
 ossa_result ossa_lane_sampling_job_run(const ossa_lane_sampling_job *job)
 {
     ossa_result r = ossa_lane_sampling_job_validate(job);
@@ -55,30 +85,26 @@ ossa_result ossa_lane_sampling_job_run(const ossa_lane_sampling_job *job)
         OSSAI_SIMD_TABLE(ossai_packed_kernel);
     const int joints = (int)job->clips[0]->joint_count;
     const size_t batch_floats = (size_t)joints * OSSAI_POSE_C * (size_t)width;
-    ossai_lane_sample_args args;
-    args.stride = job->clips[0]->joint_stride;
-    args.joint_count = joints;
-    args.width = width;
-    args.rest = job->rest_pose;
-    for (int b = plan.begin; b < plan.end; ++b) {
-        int packed = 0;
-        for (int l = 0; l < width; ++l) {
-            /* lanes past the last character repeat the batch's first one */
-            const int c = b * width + l < n ? b * width + l : b * width;
-            const ossa_clip *clip = job->clips[job->clip_index ? job->clip_index[c] : 0];
-            const float t = ossa_clip_time(job->wrap, clip->duration, job->time_s[c]);
-            if (clip->flags & OSSAI_CLIP_PACKED) {
-                ossai_clip_locate(clip, t, &args.frame[l], &args.alpha[l]);
-                args.packed[l] = clip;
-                packed = 1;
-                continue;
-            }
-            args.packed[l] = NULL;
-            ossai_clip_frames_at(clip, t, &args.frame_a[l], &args.frame_b[l], &args.alpha[l]);
-            args.steps[l] = (clip->flags & OSSAI_CLIP_HAS_STEP) ? ossai_clip_steps(clip) : NULL;
-        }
-        args.output = job->output + (size_t)b * batch_floats;
-        (packed ? packed_kernels : kernels)[plan.path](&args);
+    /* this batch's lanes and the next's: the next batch's compressed clips
+     * are asked for while this one is sampled */
+    ossai_lane_sample_args args[2];
+    int packed[2] = {0, 0};
+    for (int k = 0; k < 2; ++k) {
+        args[k].stride = job->clips[0]->joint_stride;
+        args[k].joint_count = joints;
+        args[k].width = width;
+        args[k].rest = job->rest_pose;
+        /* every batch's rows are then aligned to the vector (batch_floats is
+         * a multiple of 16 floats, rows of a batch too) */
+        args[k].stream = job->stream_output && ((uintptr_t)job->output & 63u) == 0;
+    }
+    if (plan.begin < plan.end)
+        packed[0] = batch_resolve(job, plan.begin, width, &args[0]);
+    for (int b = plan.begin, at = 0; b < plan.end; ++b, at ^= 1) {
+        if (b + 1 < plan.end)
+            packed[at ^ 1] = batch_resolve(job, b + 1, width, &args[at ^ 1]);
+        args[at].output = job->output + (size_t)b * batch_floats;
+        (packed[at] ? packed_kernels : kernels)[plan.path](&args[at]);
     }
     return OSSA_OK;
 }

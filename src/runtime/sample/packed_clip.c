@@ -10,6 +10,39 @@
 #include "sample/packed_math.h"
 #include "sample/sampling_internal.h"
 
+/* Asks for the lines of [p, p + bytes) without waiting for them. */
+static void prefetch(const void *p, size_t bytes)
+{
+    const uintptr_t end = (uintptr_t)p + bytes;
+    for (uintptr_t c = (uintptr_t)p & ~(uintptr_t)63; c < end; c += 64)
+        __builtin_prefetch((const void *)c);
+}
+
+void ossai_packed_prefetch(const ossa_clip *clip, uint32_t f0)
+{
+    const ossai_clip_packed *p = ossai_clip_packed_header(clip);
+    const ossai_packed_block *b = &p->block;
+    const uint32_t n = b->component_count;
+    const char *base = (const char *)clip;
+    prefetch(base + p->masks_offset,
+             sizeof(uint16_t) * ossai_mask_rows(clip->flags) * (clip->joint_stride / OSSAI_CHUNK));
+    prefetch(base + p->constants_offset, sizeof(float) * p->constant_count);
+    if (!n)
+        return;
+    prefetch(base + b->ranges_offset, 2 * sizeof(float) * n);
+    const uint32_t f1 = clip->frame_count > 1 ? f0 + 1 : f0;
+    const size_t seg_bytes = (b->flags & OSSAI_PACK_SEGMENT_RANGES) ? 3u * n : n;
+    const ossai_packed_segment *segments =
+        (const ossai_packed_segment *)(const void *)(base + b->segments_offset);
+    for (uint32_t f = f0; f <= f1; ++f) {
+        const ossai_packed_frame at = ossai_packed_frame_at(clip, b, f);
+        if (f == f0 || (f >> b->segment_shift) != (f0 >> b->segment_shift))
+            prefetch(at.width, seg_bytes);
+        prefetch(base + b->bits_offset + at.bit / 8u,
+                 segments[f >> b->segment_shift].frame_bits / 8u + 8u);
+    }
+}
+
 /* Component k's value at the cursor's frame; the cursor moves past it. */
 static float next_value(const ossa_clip *clip, const ossai_packed_block *b, ossai_packed_frame *c,
                         uint32_t k)

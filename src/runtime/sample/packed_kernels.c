@@ -90,15 +90,10 @@ static void rest_rows(const ossa_transform *rest, int j0, int joints,
                       float rows[OSSAI_POSE_C][CHUNK])
 {
     static const float identity[OSSAI_POSE_C] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 1};
+    _Static_assert(sizeof(ossa_transform) == OSSAI_POSE_C * sizeof(float) && CHUNK == 16,
+                   "a transform is the pose components' 10 floats; a chunk 16 joints");
     const int n = !rest ? 0 : joints - j0 < CHUNK ? joints - j0 : CHUNK;
-    for (int j = 0; j < n; ++j) {
-        const float *v = &rest[j0 + j].translation.x;
-        for (int c = 0; c < OSSAI_POSE_C; ++c)
-            rows[c][j] = v[c];
-    }
-    for (int j = n; j < CHUNK; ++j)
-        for (int c = 0; c < OSSAI_POSE_C; ++c)
-            rows[c][j] = identity[c];
+    pk_rows_of_records(n ? &rest[j0].translation.x : NULL, n, identity, rows);
 }
 
 /* The kinds (bit OSSAI_KIND_*) that lane l's chunk leaves at the rest pose. */
@@ -287,12 +282,12 @@ static void chunk_first(lane_state *l, uint32_t chunk, float alpha, uint32_t ski
             const uint32_t sm = step[kind] >> v0 & part;
             const int before_a = pk_popcount(anim[kind] & below);
             const int before_c = pk_popcount(still[kind] & below);
-            const vm is_anim = pk_mask(am), is_const = pk_mask(cm);
+            const vm is_anim = pk_mask(am);
             const pk_spread sa = pk_spread_make(am), sc = pk_spread_make(cm);
             const vf t = sm ? v_select(pk_mask(sm), held, t_all) : t_all;
             for (int c = 0; c < 3; ++c) {
                 const vf r = v_load(rest[base + c] + v0);
-                vf v = cm ? v_select(is_const, pk_spread_load(cp + c * nc + before_c, &sc), r) : r;
+                vf v = cm ? pk_spread_over(r, cp + c * nc + before_c, &sc) : r;
                 if (am) {
                     const vf a = pk_spread_load(pa + c * nak + before_a, &sa);
                     const vf b = pk_spread_load(pb + c * nak + before_a, &sa);
@@ -322,14 +317,13 @@ static void chunk_last(const lane_state *l, uint32_t skip, const rot_list *list,
         const uint32_t below = (1u << v0) - 1u;
         const uint32_t am = anim >> v0 & part, cm = still >> v0 & part;
         const int before_a = pk_popcount(anim & below), before_c = pk_popcount(still & below);
-        const vm is_anim = pk_mask(am), is_const = pk_mask(cm);
         const pk_spread sa = pk_spread_make(am), sc = pk_spread_make(cm);
         for (int c = 0; c < 4; ++c) {
             vf q = v_load(rest[OSSAI_QX + c] + v0);
             if (cm)
-                q = v_select(is_const, pk_spread_load(l->r_const + c * nc + before_c, &sc), q);
+                q = pk_spread_over(q, l->r_const + c * nc + before_c, &sc);
             if (am)
-                q = v_select(is_anim, pk_spread_load(list->row[L_AX + c] + l->r_at + before_a, &sa), q);
+                q = pk_spread_over(q, list->row[L_AX + c] + l->r_at + before_a, &sa);
             v_store(out[OSSAI_QX + c] + v0, q);
         }
     }
@@ -384,7 +378,8 @@ void OSSAI_ISA_NAME(ossai_packed_kernel)(const ossai_lane_sample_args *a)
                     float *out = a->output + ((size_t)(j0 + v0) * OSSAI_POSE_C + c) * width + lc;
                     if (skip >> kind_of(c) & 1u) {
                         for (int j = 0; j < jn; ++j)
-                            v_store(out + (size_t)j * OSSAI_POSE_C * width, v_set1(rest[c][v0 + j]));
+                            OSSAI_OUT_STORE(a, out + (size_t)j * OSSAI_POSE_C * width,
+                                            v_set1(rest[c][v0 + j]));
                         continue;
                     }
                     vf r[LANE_V];
@@ -397,12 +392,14 @@ void OSSAI_ISA_NAME(ossai_packed_kernel)(const ossai_lane_sample_args *a)
                     v_transpose(r);
                     if (jn == LANE_V)
                         for (int j = 0; j < LANE_V; ++j)
-                            v_store(out + (size_t)j * OSSAI_POSE_C * width, r[j]);
+                            OSSAI_OUT_STORE(a, out + (size_t)j * OSSAI_POSE_C * width, r[j]);
                     else
                         for (int j = 0; j < jn; ++j)
-                            v_store(out + (size_t)j * OSSAI_POSE_C * width, r[j]);
+                            OSSAI_OUT_STORE(a, out + (size_t)j * OSSAI_POSE_C * width, r[j]);
                 }
             }
         }
     }
+    if (a->stream)
+        v_fence(); /* the streamed rows are visible before the job returns */
 }

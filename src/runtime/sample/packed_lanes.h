@@ -56,6 +56,7 @@ typedef struct pk_spread {
     __mmask16 bits, first;
 #elif defined(OSSAI_ISA_AVX2)
     __m256i index, first;
+    __m256 lanes; /* the lanes whose bit is set */
 #else
     uint32_t bits;
 #endif
@@ -79,6 +80,7 @@ static inline pk_spread pk_spread_make(uint32_t bits)
     s.index = _mm256_add_epi32(low, high);
     s.first = _mm256_cmpgt_epi32(_mm256_set1_epi32(pk_popcount(bits)),
                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    s.lanes = pk_mask(bits);
 #else
     s.bits = bits;
 #endif
@@ -102,6 +104,56 @@ static inline vf pk_spread_load(const float *src, const pk_spread *s)
 #endif
 }
 
+/* pk_spread_load where the bits are set, over's lanes where they are not. */
+static inline vf pk_spread_over(vf over, const float *src, const pk_spread *s)
+{
+#if defined(OSSAI_ISA_AVX512)
+    return _mm512_mask_expand_ps(over, s->bits, _mm512_maskz_loadu_ps(s->first, src));
+#elif defined(OSSAI_ISA_AVX2)
+    return _mm256_blendv_ps(over, pk_spread_load(src, s), s->lanes);
+#else
+    LANE_ALIGN float f[LANE_V];
+    v_store(f, over);
+    for (int i = 0; i < LANE_V; ++i)
+        if (s->bits >> i & 1u)
+            f[i] = *src++;
+    return v_load(f);
+#endif
+}
+
+/* rows[c][j] = src[j * 10 + c] for c < 10 and j < n (n <= 16), fill[c]
+ * for j >= n: 16 records of 10 floats (ossa_transform) as rows of their
+ * components. Reads no record past n (src may be NULL when n is 0). */
+static inline void pk_rows_of_records(const float *src, int n, const float fill[10],
+                                      float rows[10][16])
+{
+#if defined(OSSAI_ISA_AVX512)
+    const __m512i at = _mm512_setr_epi32(0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120,
+                                         130, 140, 150);
+    const __mmask16 live = (__mmask16)(n >= 16 ? 0xFFFFu : (1u << n) - 1u);
+    for (int c = 0; c < 10; ++c)
+        _mm512_storeu_ps(rows[c], n ? _mm512_mask_i32gather_ps(_mm512_set1_ps(fill[c]), live, at,
+                                                                src + c, 4)
+                                    : _mm512_set1_ps(fill[c]));
+#elif defined(OSSAI_ISA_AVX2)
+    const __m256i at = _mm256_setr_epi32(0, 10, 20, 30, 40, 50, 60, 70);
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    for (int h = 0; h < 2; ++h) {
+        const int left = n - 8 * h;
+        const __m256 live = _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(left), lane));
+        for (int c = 0; c < 10; ++c)
+            _mm256_storeu_ps(rows[c] + 8 * h,
+                             left > 0 ? _mm256_mask_i32gather_ps(_mm256_set1_ps(fill[c]),
+                                                                 src + 80 * h + c, at, live, 4)
+                                      : _mm256_set1_ps(fill[c]));
+    }
+#else
+    for (int j = 0; j < 16; ++j)
+        for (int c = 0; c < 10; ++c)
+            rows[c][j] = j < n ? src[j * 10 + c] : fill[c];
+#endif
+}
+
 /* The floats of src[16] at the set bits of mask (16 bits), packed at dst;
  * may write up to 16 floats. */
 static inline void pk_compress16(float *dst, const float *src, uint32_t mask)
@@ -120,6 +172,20 @@ static inline void pk_compress16(float *dst, const float *src, uint32_t mask)
     for (; mask; mask &= mask - 1)
         *dst++ = src[__builtin_ctz(mask)];
 #endif
+}
+
+/* Bytes p[0, n) (1 <= n <= 8) as a little-endian word, zeros above; reads
+ * no byte past them. */
+static inline uint64_t pk_bytes(const uint8_t *p, int n)
+{
+    uint64_t v = 0;
+    if (n == 8) {
+        memcpy(&v, p, sizeof v);
+        return v;
+    }
+    for (int k = 0; k < n; ++k)
+        v |= (uint64_t)p[k] << (8 * k);
+    return v;
 }
 
 /* One segment's view of a run of components: widths, segment range bytes
@@ -200,22 +266,10 @@ static inline uint32_t pk_decode(const pk_run *r, const uint8_t *bits, uint64_t 
     for (int i = 0; i < count; i += 8) {
         const int n = count - i < 8 ? count - i : 8;
         const __m256i live = _mm256_cmpgt_epi32(_mm256_set1_epi32(n), lane);
-        uint8_t tail[3][8] = {{0}};
-        const uint8_t *w = r->width + i, *smin_b = r->smin ? r->smin + i : NULL,
-                      *sext_b = r->sext ? r->sext + i : NULL;
-        if (n < 8) { /* no byte past the run is read */
-            memcpy(tail[0], w, (size_t)n);
-            w = tail[0];
-            if (smin_b)
-                smin_b = memcpy(tail[1], smin_b, (size_t)n);
-            if (sext_b)
-                sext_b = memcpy(tail[2], sext_b, (size_t)n);
-        }
         /* the widths as bytes of one word (x86 is little-endian); times
          * 0x0101..01, byte i holds the sum of widths 0..i (at most 8 x 23, no
          * carry between bytes); less the widths, the sum of those before i */
-        uint64_t wb;
-        memcpy(&wb, w, sizeof wb);
+        const uint64_t wb = pk_bytes(r->width + i, n);
         const uint64_t incl = wb * 0x0101010101010101ull, excl = incl - wb;
         const __m256i width = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128((long long)wb));
         const __m256i before = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128((long long)excl));
@@ -223,12 +277,12 @@ static inline uint32_t pk_decode(const pk_run *r, const uint8_t *bits, uint64_t 
                                               _mm256_set1_epi32(1));
         const __m256 cmin = _mm256_maskload_ps(r->mins + i, live);
         const __m256 cext = _mm256_maskload_ps(r->exts + i, live);
-        const __m256 smin = smin_b ? _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(
-                                         _mm_loadl_epi64((const __m128i *)(const void *)smin_b)))
-                                   : _mm256_setzero_ps();
-        const __m256 sext = sext_b ? _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(
-                                         _mm_loadl_epi64((const __m128i *)(const void *)sext_b)))
-                                   : _mm256_set1_ps(255.0f);
+        const __m256 smin = r->smin ? _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(
+                                          _mm_cvtsi64_si128((long long)pk_bytes(r->smin + i, n))))
+                                    : _mm256_setzero_ps();
+        const __m256 sext = r->sext ? _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(
+                                          _mm_cvtsi64_si128((long long)pk_bytes(r->sext + i, n))))
+                                    : _mm256_set1_ps(255.0f);
         const __m256 p2 = _mm256_castsi256_ps(
             _mm256_slli_epi32(_mm256_sub_epi32(_mm256_set1_epi32(127), width), 23));
         const __m256 lo = _mm256_add_ps(cmin, _mm256_mul_ps(cext, _mm256_mul_ps(smin, inv255)));

@@ -23,8 +23,10 @@ void OSSAI_ISA_NAME(ossai_sample_kernel)(const ossai_lane_sample_args *a)
                 v_transpose(r);
                 float *out = a->output + ((size_t)j0 * OSSAI_POSE_C + c) * width + lc;
                 for (int j = 0; j < jn; ++j)
-                    v_store(out + (size_t)j * OSSAI_POSE_C * width, r[j]);
+                    OSSAI_OUT_STORE(a, out + (size_t)j * OSSAI_POSE_C * width, r[j]);
             }
         }
     }
+    if (a->stream)
+        v_fence(); /* the streamed rows are visible before the job returns */
 }
