@@ -177,6 +177,18 @@ static void check_batch(const character *ch, ts_rng *rng, ossa_simd_path path, i
     lj.path = path;
     lj.output = lanes;
     lj.output_count = floats;
+    /* a prefetch validates as the run does, and samples and writes nothing */
+    CHECK_RESULT(ossa_lane_sampling_job_prefetch(&lj), OSSA_OK);
+    int written = 0;
+    for (int i = 0; i < floats; ++i)
+        written += !isnan(lanes[i]);
+    CHECK_INT(written, 0);
+    ossa_lane_sampling_job bad = lj;
+    bad.output_count = floats - 1;
+    CHECK_RESULT(ossa_lane_sampling_job_prefetch(&bad), OSSA_ERR_OUTPUT_TOO_SMALL);
+    bad = lj;
+    bad.rest_pose = NULL;
+    CHECK_RESULT(ossa_lane_sampling_job_prefetch(&bad), OSSA_ERR_MISSING_INPUT);
     CHECK_RESULT(ossa_lane_sampling_job_run(&lj), OSSA_OK);
     /* the raw clip's characters again in batches of that clip alone (the
      * raw kernel): a raw lane beside compressed ones gets the same bits */

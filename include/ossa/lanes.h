@@ -112,6 +112,13 @@ typedef struct ossa_lane_sampling_job {
 
 ossa_result ossa_lane_sampling_job_validate(const ossa_lane_sampling_job *job);
 ossa_result ossa_lane_sampling_job_run(const ossa_lane_sampling_job *job);
+/* Asks for the memory the job's run will read from its compressed clips
+ * (each character's two frames and its clip's masks, ranges and constants)
+ * without waiting for it, and returns: call it for the next job while this
+ * one works, when the clips may not be in cache (a library of clips). The
+ * crowd does it one batch ahead. Samples nothing, writes nothing; validates
+ * as _run does and returns its result. */
+ossa_result ossa_lane_sampling_job_prefetch(const ossa_lane_sampling_job *job);
 
 /* ---- stage 2: blend lane poses ---- */
 

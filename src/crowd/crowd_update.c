@@ -106,31 +106,38 @@ static int chunk_end(const ossa_crowd *c, int b, int end)
     return e;
 }
 
+/* The sampling job of a batch's clip a (second: clip b) into output. */
+static ossa_lane_sampling_job sample_job(const ossa_crowd *c, int batch, int second,
+                                         const scratch *s)
+{
+    const int first = c->batch_first[batch];
+    ossa_lane_sampling_job sample = {0};
+    sample.clips = c->clips;
+    sample.clip_count = c->clip_count;
+    sample.clip_index = (second ? c->clip_b : c->clip_a) + first;
+    sample.clip_index_count = c->batch_size[batch];
+    sample.time_s = (second ? c->time_b : c->time_a) + first;
+    sample.character_count = c->batch_size[batch];
+    sample.rest_pose = c->rest;
+    sample.rest_pose_count = c->joint_count;
+    sample.width = c->width;
+    sample.path = c->path;
+    sample.output = second ? s->pose_b : s->pose_a;
+    sample.output_count = s->pose_floats;
+    return sample;
+}
+
 static ossa_result update_batch(ossa_crowd *c, int batch, const scratch *s, crowd_chunk *k)
 {
     const int first = c->batch_first[batch], n = c->batch_size[batch];
     const int joints = c->joint_count, w = c->width;
     ossa_result r;
     ossai_crowd_stage(c, OSSA_CROWD_STAGE_SAMPLE_A);
-    ossa_lane_sampling_job sample = {0};
-    sample.clips = c->clips;
-    sample.clip_count = c->clip_count;
-    sample.clip_index = c->clip_a + first;
-    sample.clip_index_count = n;
-    sample.time_s = c->time_a + first;
-    sample.character_count = n;
-    sample.rest_pose = c->rest;
-    sample.rest_pose_count = joints;
-    sample.width = w;
-    sample.path = c->path;
-    sample.output = s->pose_a;
-    sample.output_count = s->pose_floats;
+    ossa_lane_sampling_job sample = sample_job(c, batch, 0, s);
     if ((r = ossa_lane_sampling_job_run(&sample)))
         return r;
     ossai_crowd_stage(c, OSSA_CROWD_STAGE_SAMPLE_B);
-    sample.clip_index = c->clip_b + first;
-    sample.time_s = c->time_b + first;
-    sample.output = s->pose_b;
+    sample = sample_job(c, batch, 1, s);
     if ((r = ossa_lane_sampling_job_run(&sample)))
         return r;
 
@@ -232,6 +239,11 @@ ossa_result ossa_crowd_update(ossa_crowd *c, int batch_begin, int batch_end, voi
             k.batch_end = chunk_end(c, b, batch_end);
             k.first = c->batch_first[b];
             k.n = c->batch_first[k.batch_end - 1] + c->batch_size[k.batch_end - 1] - k.first;
+        }
+        /* the next batch's compressed clips come in while this one runs */
+        for (int second = 0; second < 2 && b + 1 < batch_end; ++second) {
+            const ossa_lane_sampling_job next = sample_job(c, b + 1, second, &s);
+            (void)ossa_lane_sampling_job_prefetch(&next); /* its run reports any fault */
         }
         ossa_result r = update_batch(c, b, &s, &k);
         if (r != OSSA_OK)

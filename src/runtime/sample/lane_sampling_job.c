@@ -70,6 +70,19 @@ static int batch_resolve(const ossa_lane_sampling_job *job, int b, int width,
     return packed;
 }
 
+ossa_result ossa_lane_sampling_job_prefetch(const ossa_lane_sampling_job *job)
+{
+    ossa_result r = ossa_lane_sampling_job_validate(job);
+    if (r != OSSA_OK)
+        return r;
+    const ossai_lane_plan plan = ossai_lane_plan_make(job->path, job->width, job->character_count,
+                                                      job->batch_begin, job->batch_end);
+    ossai_lane_sample_args scratch;
+    for (int b = plan.begin; b < plan.end; ++b)
+        (void)batch_resolve(job, b, plan.width, &scratch);
+    return OSSA_OK;
+}
+
 ossa_result ossa_lane_sampling_job_run(const ossa_lane_sampling_job *job)
 {
     ossa_result r = ossa_lane_sampling_job_validate(job);

@@ -376,13 +376,14 @@ void OSSAI_ISA_NAME(ossai_packed_kernel)(const ossai_lane_sample_args *a)
                 const int jn = joints - (j0 + v0) < LANE_V ? joints - (j0 + v0) : LANE_V;
                 for (int c = 0; c < OSSAI_POSE_C; ++c) {
                     float *out = a->output + ((size_t)(j0 + v0) * OSSAI_POSE_C + c) * width + lc;
+                    const size_t stride = (size_t)OSSAI_POSE_C * width;
+                    vf r[LANE_V];
                     if (skip >> kind_of(c) & 1u) {
                         for (int j = 0; j < jn; ++j)
-                            OSSAI_OUT_STORE(a, out + (size_t)j * OSSAI_POSE_C * width,
-                                            v_set1(rest[c][v0 + j]));
+                            r[j] = v_set1(rest[c][v0 + j]);
+                        store_rows(out, stride, r, jn, a->stream);
                         continue;
                     }
-                    vf r[LANE_V];
                     if (all_packed)
                         for (int l = 0; l < LANE_V; ++l)
                             r[l] = v_load(rows[l][c] + v0);
@@ -391,11 +392,9 @@ void OSSAI_ISA_NAME(ossai_packed_kernel)(const ossai_lane_sample_args *a)
                             r[l] = v_load(a->packed[lc + l] ? rows[l][c] + v0 : tile[c][l]);
                     v_transpose(r);
                     if (jn == LANE_V)
-                        for (int j = 0; j < LANE_V; ++j)
-                            OSSAI_OUT_STORE(a, out + (size_t)j * OSSAI_POSE_C * width, r[j]);
+                        store_rows(out, stride, r, LANE_V, a->stream);
                     else
-                        for (int j = 0; j < jn; ++j)
-                            OSSAI_OUT_STORE(a, out + (size_t)j * OSSAI_POSE_C * width, r[j]);
+                        store_rows(out, stride, r, jn, a->stream);
                 }
             }
         }

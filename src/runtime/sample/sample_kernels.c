@@ -22,8 +22,7 @@ void OSSAI_ISA_NAME(ossai_sample_kernel)(const ossai_lane_sample_args *a)
                     r[l] = v_load(tile[c][l]);
                 v_transpose(r);
                 float *out = a->output + ((size_t)j0 * OSSAI_POSE_C + c) * width + lc;
-                for (int j = 0; j < jn; ++j)
-                    OSSAI_OUT_STORE(a, out + (size_t)j * OSSAI_POSE_C * width, r[j]);
+                store_rows(out, (size_t)OSSAI_POSE_C * width, r, jn, a->stream);
             }
         }
     }

@@ -12,6 +12,18 @@
 #include "sample/sample_lanes.h"
 #include "sample/sampling_internal.h"
 
+/* Rows r[0, n) of the output to out, out + stride, ...: with non-temporal
+ * stores or plain ones (ossai_lane_sample_args.stream), chosen once a run. */
+static inline void store_rows(float *out, size_t stride, const vf *r, int n, bool stream)
+{
+    if (stream)
+        for (int j = 0; j < n; ++j)
+            v_stream(out + (size_t)j * stride, r[j]);
+    else
+        for (int j = 0; j < n; ++j)
+            v_store(out + (size_t)j * stride, r[j]);
+}
+
 /* Per-joint interpolation factors of one lane for joints j0 .. j0 + LANE_V:
  * a held (STEP) track gets ossai_step_alpha instead of alpha. */
 static inline void step_alphas(const uint8_t *steps, int j0, int joint_count, float alpha, vf *at,

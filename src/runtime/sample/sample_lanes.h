@@ -27,9 +27,6 @@ typedef struct ossai_lane_sample_args {
     bool stream;   /* output's rows with non-temporal stores (aligned to them) */
 } ossai_lane_sample_args;
 
-/* Row r of a batch's output: streamed or not (sample_lanes.h's `stream`). */
-#define OSSAI_OUT_STORE(a, p, v) ((a)->stream ? v_stream((p), (v)) : v_store((p), (v)))
-
 OSSAI_SIMD_DECLARE(void, ossai_sample_kernel, (const ossai_lane_sample_args *args));
 /* A batch with at least one compressed clip (sample/packed_kernels.c). */
 OSSAI_SIMD_DECLARE(void, ossai_packed_kernel, (const ossai_lane_sample_args *args));
