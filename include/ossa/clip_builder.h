@@ -140,8 +140,8 @@ typedef struct ossa_clip_build_options {
     /* Store raw float keys (ten per joint and frame) instead of compressing
      * (the default: docs/compression.md). Raw clips are larger and sample
      * the resampled keys exactly; both kinds sample through the same jobs.
-     * A clip with root motion extracted or float tracks is stored raw
-     * whatever this says (not compressed yet: report->compressed is false). */
+     * Root motion and float tracks are kept with either kind (a compressed
+     * clip packs its motion track; float tracks stay f32). */
     bool raw;
     /* The compressor's effort: 0 (default) raises the bits of the component
      * whose error weighs most on the worst joint; 1 measures every

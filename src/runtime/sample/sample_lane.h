@@ -16,7 +16,7 @@
  * stores or plain ones (ossai_lane_sample_args.stream), chosen once a run.
  * Only where a row is a whole cache line (AVX-512): rows of 16 or 32 bytes
  * would leave lines half-written between stores, which streams far slower
- * than plain stores (measured: 1.8x the time on AVX2). */
+ * than plain stores (measured: about twice the time on AVX2). */
 static inline void store_rows(float *out, size_t stride, const vf *r, int n, bool stream)
 {
     if (stream && LANE_V * sizeof(float) == 64)
