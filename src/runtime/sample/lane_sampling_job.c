@@ -107,8 +107,9 @@ ossa_result ossa_lane_sampling_job_run(const ossa_lane_sampling_job *job)
         args[k].joint_count = joints;
         args[k].width = width;
         args[k].rest = job->rest_pose;
-        /* every batch's rows are then aligned to the vector (batch_floats is
-         * a multiple of 16 floats, rows of a batch too) */
+        /* kernels stream only where a row is one 64-byte vector (AVX-512,
+         * 16 lanes): a batch is then joints x 10 such rows, so with the
+         * output 64-byte aligned every row of every batch is */
         args[k].stream = job->stream_output && ((uintptr_t)job->output & 63u) == 0;
     }
     if (plan.begin < plan.end)
