@@ -1,6 +1,7 @@
 /* harness.c - interleaved timing, medians and reports for the benchmarks. */
 #include "harness.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,8 +143,24 @@ int bench_run(bench_variant *variants, int count, const bench_options *o)
     cli_progress progress;
     if (!o->json && frames > 0)
         cli_progress_begin(&progress, "frames", frames);
+    /* each round runs the variants in a new order (a shuffle from a fixed
+     * seed, the same every run): what one variant leaves in the caches, or
+     * in the core's clock after a heavy one, then weighs on all alike
+     * instead of always on the one that follows it */
+    int *order = malloc(sizeof *order * (size_t)count);
+    uint64_t seed = 0x9E3779B97F4A7C15ull;
     for (int f = 0; f < frames; ++f) {
-        for (int v = 0; v < count; ++v) {
+        for (int i = 0; i < count; ++i)
+            order[i] = i;
+        for (int i = count - 1; i > 0; --i) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            const int k = (int)((seed >> 33) % (uint64_t)(i + 1));
+            const int t = order[i];
+            order[i] = order[k];
+            order[k] = t;
+        }
+        for (int i = 0; i < count; ++i) {
+            const int v = order[i];
             if (!selected(&variants[v], o))
                 continue;
             if (o->cache == BENCH_CACHE_WARM)
@@ -170,6 +187,7 @@ int bench_run(bench_variant *variants, int count, const bench_options *o)
     for (int v = 0; v < count; ++v)
         free(samples[v]);
     free(samples);
+    free(order);
     free(evict_buffer);
     return chosen;
 }
@@ -268,7 +286,8 @@ void bench_print(const bench_report *r, const bench_variant *variants, int count
         printf("caches cold: %zu MiB touched before each timed frame",
                bench_eviction_bytes() >> 20);
     else
-        printf("caches as the previous variant's frame left them (--cache warm|cold to fix)");
+        printf("caches as the previous variant's frame left them, the variants in a new\n"
+               " order each round (--cache warm|cold to fix)");
     if (floors)
         printf(";\n B/elem = bytes read + written per %s, FLOP/elem = arithmetic per %s",
                r->element, r->element);
