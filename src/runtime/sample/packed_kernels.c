@@ -338,6 +338,7 @@ static inline uint32_t kind_of(int c)
 void OSSAI_ISA_NAME(ossai_packed_kernel)(const ossai_lane_sample_args *a)
 {
     const int width = a->width, joints = a->joint_count;
+    const bool stream = streams_rows(a);
     LANE_ALIGN float rest[OSSAI_POSE_C][CHUNK];
     LANE_ALIGN float rows[LANE_V][OSSAI_POSE_C][CHUNK];
     LANE_ALIGN float tile[OSSAI_POSE_C][LANE_V][LANE_V];
@@ -381,7 +382,7 @@ void OSSAI_ISA_NAME(ossai_packed_kernel)(const ossai_lane_sample_args *a)
                     if (skip >> kind_of(c) & 1u) {
                         for (int j = 0; j < jn; ++j)
                             r[j] = v_set1(rest[c][v0 + j]);
-                        store_rows(out, stride, r, jn, a->stream);
+                        store_rows(out, stride, r, jn, stream);
                         continue;
                     }
                     if (all_packed)
@@ -392,13 +393,13 @@ void OSSAI_ISA_NAME(ossai_packed_kernel)(const ossai_lane_sample_args *a)
                             r[l] = v_load(a->packed[lc + l] ? rows[l][c] + v0 : tile[c][l]);
                     v_transpose(r);
                     if (jn == LANE_V)
-                        store_rows(out, stride, r, LANE_V, a->stream);
+                        store_rows(out, stride, r, LANE_V, stream);
                     else
-                        store_rows(out, stride, r, jn, a->stream);
+                        store_rows(out, stride, r, jn, stream);
                 }
             }
         }
     }
-    if (a->stream)
+    if (stream)
         v_fence(); /* the streamed rows are visible before the job returns */
 }

@@ -8,6 +8,7 @@
 void OSSAI_ISA_NAME(ossai_sample_kernel)(const ossai_lane_sample_args *a)
 {
     const int width = a->width, joints = a->joint_count;
+    const bool stream = streams_rows(a);
     LANE_ALIGN float tile[OSSAI_POSE_C][LANE_V][LANE_V];
     for (int lc = 0; lc < width; lc += LANE_V) {
         for (int j0 = 0; j0 < joints; j0 += LANE_V) {
@@ -22,10 +23,10 @@ void OSSAI_ISA_NAME(ossai_sample_kernel)(const ossai_lane_sample_args *a)
                     r[l] = v_load(tile[c][l]);
                 v_transpose(r);
                 float *out = a->output + ((size_t)j0 * OSSAI_POSE_C + c) * width + lc;
-                store_rows(out, (size_t)OSSAI_POSE_C * width, r, jn, a->stream);
+                store_rows(out, (size_t)OSSAI_POSE_C * width, r, jn, stream);
             }
         }
     }
-    if (a->stream)
+    if (stream)
         v_fence(); /* the streamed rows are visible before the job returns */
 }

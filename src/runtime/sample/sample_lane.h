@@ -12,14 +12,20 @@
 #include "sample/sample_lanes.h"
 #include "sample/sampling_internal.h"
 
-/* Rows r[0, n) of the output to out, out + stride, ...: with non-temporal
- * stores or plain ones (ossai_lane_sample_args.stream), chosen once a run.
- * Only where a row is a whole cache line (AVX-512): rows of 16 or 32 bytes
+/* Whether this kernel streams its rows (ossai_lane_sample_args.stream):
+ * only where a row is a whole cache line (AVX-512). Rows of 16 or 32 bytes
  * would leave lines half-written between stores, which streams far slower
  * than plain stores (measured: about twice the time on AVX2). */
+static inline bool streams_rows(const ossai_lane_sample_args *a)
+{
+    return a->stream && LANE_V * sizeof(float) == 64;
+}
+
+/* Rows r[0, n) of the output to out, out + stride, ...: with non-temporal
+ * stores (stream, from streams_rows) or plain ones. */
 static inline void store_rows(float *out, size_t stride, const vf *r, int n, bool stream)
 {
-    if (stream && LANE_V * sizeof(float) == 64)
+    if (stream)
         for (int j = 0; j < n; ++j)
             v_stream(out + (size_t)j * stride, r[j]);
     else
