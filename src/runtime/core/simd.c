@@ -6,9 +6,9 @@
 static const char *const path_names[OSSA_SIMD_PATH_COUNT] = {"auto", "portable", "sse", "avx2",
                                                              "avx512"};
 
-bool ossa_simd_path_supported(ossa_simd_path path)
+/* Whether a CPU with features f (OSSAI_CPU_*) runs path. */
+static inline bool supported(unsigned f, ossa_simd_path path)
 {
-    const unsigned f = ossai_cpu_features();
     switch (path) {
     case OSSA_SIMD_AUTO:
     case OSSA_SIMD_PORTABLE: return true;
@@ -21,12 +21,22 @@ bool ossa_simd_path_supported(ossa_simd_path path)
     }
 }
 
-ossa_simd_path ossa_simd_best_path(void)
+static inline ossa_simd_path best(unsigned f)
 {
     for (int p = OSSA_SIMD_AVX512; p > OSSA_SIMD_PORTABLE; --p)
-        if (ossa_simd_path_supported((ossa_simd_path)p))
+        if (supported(f, (ossa_simd_path)p))
             return (ossa_simd_path)p;
     return OSSA_SIMD_PORTABLE;
+}
+
+bool ossa_simd_path_supported(ossa_simd_path path)
+{
+    return supported(ossai_cpu_features(), path);
+}
+
+ossa_simd_path ossa_simd_best_path(void)
+{
+    return best(ossai_cpu_features());
 }
 
 const char *ossa_simd_path_name(ossa_simd_path path)
@@ -43,14 +53,16 @@ int ossai_simd_vector_width(ossa_simd_path path)
     }
 }
 
+/* Every job calls this (validating, then planning its batches): one read
+ * of the cached CPU features, not one per path tried. */
 ossa_simd_path ossai_simd_select(ossa_simd_path path, int width)
 {
-    if ((unsigned)path >= OSSA_SIMD_PATH_COUNT || !ossa_simd_path_supported(path))
+    const unsigned f = ossai_cpu_features();
+    if ((unsigned)path >= OSSA_SIMD_PATH_COUNT || !supported(f, path))
         return OSSA_SIMD_AUTO;
-    int p = path == OSSA_SIMD_AUTO ? (int)ossa_simd_best_path() : (int)path;
+    int p = path == OSSA_SIMD_AUTO ? (int)best(f) : (int)path;
     for (; p > OSSA_SIMD_PORTABLE; --p)
-        if (ossai_simd_vector_width((ossa_simd_path)p) <= width &&
-            ossa_simd_path_supported((ossa_simd_path)p))
+        if (ossai_simd_vector_width((ossa_simd_path)p) <= width && supported(f, (ossa_simd_path)p))
             return (ossa_simd_path)p;
     return OSSA_SIMD_PORTABLE;
 }
