@@ -30,8 +30,11 @@ typedef struct tracks_fixture {
 
 /* A three-joint skeleton and a clip whose root walks: root motion and two
  * float tracks ("heel" and "toe") over 9 frames; a raw clip (raw motion
- * floats) or a compressed one (packed motion). */
-static int tracks_fixture_make(tracks_fixture *f, bool packed)
+ * floats) or a compressed one (packed motion). The walk sways off its
+ * straight line by `sway` across (x), `side` along (z) and `turn` radians
+ * of heading: the residuals the packed track stores. */
+static int tracks_fixture_make_swaying(tracks_fixture *f, bool packed, float sway, float side,
+                                       float turn)
 {
     memset(f, 0, sizeof *f);
     ossa_raw_joint joints[3] = {{"root", -1, ossa_transform_identity()},
@@ -47,8 +50,10 @@ static int tracks_fixture_make(tracks_fixture *f, bool packed)
     for (int k = 0; k < 9; ++k) {
         times[k] = (float)k / 8.0f;
         /* a sway off the straight line: residuals the packed track stores */
-        t[k] = (ossa_float3){0.1f * (float)k + 0.05f * (float)(k % 3), 1.0f, 0.3f * (float)k};
-        r[k] = ossa_quat_from_axis_angle((ossa_float3){0, 1, 0}, 0.05f * (float)k);
+        t[k] = (ossa_float3){0.1f * (float)k + sway * (float)(k % 3), 1.0f,
+                             0.3f * (float)k + side * (float)(k % 2)};
+        r[k] = ossa_quat_from_axis_angle((ossa_float3){0, 1, 0},
+                                         0.05f * (float)k + (k % 3 == 1 ? turn : 0.0f));
         heel[k] = (float)(k % 4) * 0.25f;
     }
     ossa_raw_joint_track track = {0};
@@ -86,6 +91,11 @@ static int tracks_fixture_make(tracks_fixture *f, bool packed)
     memcpy(&f->header, f->data + f->block_at, sizeof f->header);
     return f->header.tag == TL_TAG_TRACKS && f->header.track_count == 2 &&
            f->header.flags == (packed ? 3u : 1u) && f->header.frame_count == 9;
+}
+
+static int tracks_fixture_make(tracks_fixture *f, bool packed)
+{
+    return tracks_fixture_make_swaying(f, packed, 0.05f, 0.0f, 0.0f);
 }
 
 static void tracks_fixture_free(tracks_fixture *f)
@@ -207,19 +217,17 @@ TEST(packed_motion_fields_corrupted_are_rejected_naming_the_field)
 
 /* The packed track decoded as docs/blob-format.md says, bit by bit from
  * the blob's bytes: what the runtime's M(t) gives at every frame time. */
-TEST(packed_motion_decodes_as_the_format_page_says)
+static void check_decodes_as_the_format_page_says(const tracks_fixture *f)
 {
-    tracks_fixture f;
-    REQUIRE(tracks_fixture_make(&f, true));
     tl_packed_motion p;
-    const unsigned char *at = f.data + f.block_at + f.header.motion_offset;
+    const unsigned char *at = f->data + f->block_at + f->header.motion_offset;
     memcpy(&p, at, sizeof p);
     const unsigned char *bits = at + sizeof p;
     ossa_blob blob;
     ossa_error e;
-    REQUIRE(ossa_blob_open(&blob, f.data, f.bytes, 0, &e) == OSSA_OK);
+    REQUIRE(ossa_blob_open(&blob, f->data, f->bytes, 0, &e) == OSSA_OK);
     const ossa_clip *clip = ossa_blob_clip(&blob, 0);
-    const uint32_t frames = f.header.frame_count;
+    const uint32_t frames = f->header.frame_count;
     for (uint32_t fr = 0; fr < frames; ++fr) {
         float want[3];
         uint64_t bit = (uint64_t)fr * p.frame_bits;
@@ -236,14 +244,39 @@ TEST(packed_motion_decodes_as_the_format_page_says)
     bool packed;
     CHECK_INT((int)ossa_clip_root_motion_bytes(clip, &packed), (int)(sizeof p + p.bits_bytes));
     CHECK(packed);
+}
+
+TEST(packed_motion_decodes_as_the_format_page_says)
+{
+    tracks_fixture f;
+    REQUIRE(tracks_fixture_make(&f, true));
+    check_decodes_as_the_format_page_says(&f);
+    tracks_fixture_free(&f);
+}
+
+/* A walk swaying metres off its line and turning a radian back and forth:
+ * residuals of 20-odd bits in each component, more than 56 a frame (which
+ * a frame read whole could not hold). Still packed, and decoded as the
+ * format page says. */
+TEST(packed_motion_wider_than_56_bits_a_frame_decodes_as_the_format_page_says)
+{
+    tracks_fixture f;
+    REQUIRE(tracks_fixture_make_swaying(&f, true, 5.0f, 5.0f, 1.0f));
+    tl_packed_motion p;
+    memcpy(&p, f.data + f.block_at + f.header.motion_offset, sizeof p);
+    fprintf(stderr, "wide packed motion: widths %u %u %u, frame_bits %u\n", p.width[0],
+            p.width[1], p.width[2], p.frame_bits);
+    CHECK(p.frame_bits > 56 && p.frame_bits <= 72);
+    check_decodes_as_the_format_page_says(&f);
     tracks_fixture_free(&f);
 }
 
 /* Truncations and flips of the raw or the packed fixture. */
-static void truncated_or_flipped(bool packed)
+static void truncated_or_flipped(bool packed, bool wide)
 {
     tracks_fixture f;
-    REQUIRE(tracks_fixture_make(&f, packed));
+    REQUIRE(wide ? tracks_fixture_make_swaying(&f, packed, 5.0f, 5.0f, 1.0f)
+                 : tracks_fixture_make(&f, packed));
     int wrong = 0;
     for (size_t len = 0; len < f.bytes; ++len) {
         ossa_error e;
@@ -278,16 +311,23 @@ static void truncated_or_flipped(bool packed)
 
 TEST(tracks_blob_truncated_or_flipped_is_refused_or_safe)
 {
-    truncated_or_flipped(false);
+    truncated_or_flipped(false, false);
 }
 
 TEST(packed_motion_blob_truncated_or_flipped_is_refused_or_safe)
 {
-    truncated_or_flipped(true);
+    truncated_or_flipped(true, false);
+}
+
+TEST(wide_packed_motion_blob_truncated_or_flipped_is_refused_or_safe)
+{
+    truncated_or_flipped(true, true);
 }
 
 UTEST_MAIN(tracks_block_fields_corrupted_are_rejected_naming_the_field,
            packed_motion_fields_corrupted_are_rejected_naming_the_field,
            packed_motion_decodes_as_the_format_page_says,
+           packed_motion_wider_than_56_bits_a_frame_decodes_as_the_format_page_says,
            tracks_blob_truncated_or_flipped_is_refused_or_safe,
-           packed_motion_blob_truncated_or_flipped_is_refused_or_safe)
+           packed_motion_blob_truncated_or_flipped_is_refused_or_safe,
+           wide_packed_motion_blob_truncated_or_flipped_is_refused_or_safe)

@@ -285,18 +285,19 @@ static inline const float *ossai_tracks_motion(const ossai_clip_tracks *t)
  * (x, z, yaw) is f slope[c] + (qmin[c] + u) step[c] in float arithmetic,
  * u the width[c]-bit number at bit f frame_bits + (the widths before c) of
  * the bits, least significant first; frame 0 is 0 and frame `last` is
- * loop[c] exactly (one loop's motion). The decoder reads 8 bytes at the byte
- * of a frame's first bit, so the bits end with 8 bytes of padding and
- * frame_bits is at most 56. */
+ * loop[c] exactly (one loop's motion). The decoder reads 4 bytes at the byte
+ * of each value's first bit (7 + 24 bits at most), so the bits end with 8
+ * bytes of padding (4 would do; 8 since frames were read whole, when
+ * frame_bits was at most 56) and frame_bits is at most 3 x 24. */
 #define OSSAI_MOTION_MAX_WIDTH 24u
-#define OSSAI_MOTION_MAX_FRAME_BITS 56u
+#define OSSAI_MOTION_MAX_FRAME_BITS 72u
 typedef struct ossai_packed_motion {
     float loop[4];        /* the last frame: x, z, yaw; 0 */
     float slope[4];       /* per frame: x, z, yaw; 0 */
     float step[4];        /* the quantisation step: x, z, yaw; 0 */
     int32_t qmin[4];      /* the smallest residual, in steps; 0 */
     uint8_t width[4];     /* bits: x, z, yaw (each <= 24); 0 */
-    uint32_t frame_bits;  /* width[0] + width[1] + width[2], <= 56 */
+    uint32_t frame_bits;  /* width[0] + width[1] + width[2], <= 72 */
     uint32_t bits_bytes;  /* ceil(frame_count frame_bits / 8) + 8 */
     uint32_t reserved[5]; /* 0 */
 } ossai_packed_motion;
@@ -316,15 +317,15 @@ static inline void ossai_tracks_motion_frame(const ossai_clip_tracks *t, uint32_
         out[0] = p->loop[0] * k, out[1] = p->loop[1] * k, out[2] = p->loop[2] * k;
         return;
     }
-    const uint64_t bit = (uint64_t)f * p->frame_bits;
-    uint64_t word; /* as the clip decoder reads (little-endian hosts) */
-    memcpy(&word, (const unsigned char *)(p + 1) + (bit >> 3), sizeof word);
-    word >>= bit & 7u;
+    const unsigned char *bits = (const unsigned char *)(p + 1);
+    uint64_t bit = (uint64_t)f * p->frame_bits;
     const float frame = (float)f;
     for (int c = 0; c < 3; ++c) {
         const uint32_t w = p->width[c];
-        const uint32_t u = (uint32_t)(word & ((1ull << w) - 1u));
-        word >>= w;
+        uint32_t word; /* as the clip decoder reads (little-endian hosts) */
+        memcpy(&word, bits + (bit >> 3), sizeof word);
+        const uint32_t u = (uint32_t)(((uint64_t)word >> (bit & 7u)) & ((1ull << w) - 1u));
+        bit += w;
         out[c] = frame * p->slope[c] + (float)(p->qmin[c] + (int32_t)u) * p->step[c];
     }
 }
