@@ -43,11 +43,12 @@ ossa_result ossa_lane_sampling_job_validate(const ossa_lane_sampling_job *job)
     return OSSA_OK;
 }
 
-/* Batch b's lanes resolved into a: each lane's clip and frame pair, its
- * compressed clip's lines asked for (ossai_packed_prefetch). Returns whether
- * a lane plays a compressed clip (the batch then takes the packed kernel). */
+/* Batch b's lanes resolved into a: each lane's clip and frame pair, and
+ * with prefetch its compressed clip's lines asked for (ossai_packed_prefetch).
+ * Returns whether a lane plays a compressed clip (the batch then takes the
+ * packed kernel). */
 static int batch_resolve(const ossa_lane_sampling_job *job, int b, int width,
-                         ossai_lane_sample_args *a)
+                         ossai_lane_sample_args *a, bool prefetch)
 {
     const int n = job->character_count;
     int packed = 0;
@@ -58,7 +59,8 @@ static int batch_resolve(const ossa_lane_sampling_job *job, int b, int width,
         const float t = ossa_clip_time(job->wrap, clip->duration, job->time_s[c]);
         if (clip->flags & OSSAI_CLIP_PACKED) {
             ossai_clip_locate(clip, t, &a->frame[l], &a->alpha[l]);
-            ossai_packed_prefetch(clip, a->frame[l]);
+            if (prefetch)
+                ossai_packed_prefetch(clip, a->frame[l]);
             a->packed[l] = clip;
             packed = 1;
             continue;
@@ -79,7 +81,7 @@ ossa_result ossa_lane_sampling_job_prefetch(const ossa_lane_sampling_job *job)
                                                       job->batch_begin, job->batch_end);
     ossai_lane_sample_args scratch;
     for (int b = plan.begin; b < plan.end; ++b)
-        (void)batch_resolve(job, b, plan.width, &scratch);
+        (void)batch_resolve(job, b, plan.width, &scratch, true);
     return OSSA_OK;
 }
 
@@ -112,11 +114,13 @@ ossa_result ossa_lane_sampling_job_run(const ossa_lane_sampling_job *job)
          * output 64-byte aligned every row of every batch is */
         args[k].stream = job->stream_output && ((uintptr_t)job->output & 63u) == 0;
     }
+    /* the first batch's lines are not asked for: read at once, asking buys
+     * nothing, and a caller that looks ahead (the crowd) asked a batch ago */
     if (plan.begin < plan.end)
-        packed[0] = batch_resolve(job, plan.begin, width, &args[0]);
+        packed[0] = batch_resolve(job, plan.begin, width, &args[0], false);
     for (int b = plan.begin, at = 0; b < plan.end; ++b, at ^= 1) {
         if (b + 1 < plan.end)
-            packed[at ^ 1] = batch_resolve(job, b + 1, width, &args[at ^ 1]);
+            packed[at ^ 1] = batch_resolve(job, b + 1, width, &args[at ^ 1], true);
         args[at].output = job->output + (size_t)b * batch_floats;
         (packed[at] ? packed_kernels : kernels)[plan.path](&args[at]);
     }
