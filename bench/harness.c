@@ -134,8 +134,15 @@ int bench_run(bench_variant *variants, int count, const bench_options *o)
         exit(1);
     }
     double **samples = calloc((size_t)count, sizeof *samples);
-    for (int v = 0; v < count; ++v)
-        samples[v] = malloc(sizeof(double) * (size_t)(frames > 0 ? frames : 1));
+    int *order = malloc(sizeof *order * (size_t)count);
+    bool fits = samples && order;
+    for (int v = 0; fits && v < count; ++v)
+        fits = (samples[v] = malloc(sizeof(double) * (size_t)(frames > 0 ? frames : 1))) != NULL;
+    if (!fits) {
+        fprintf(stderr, "ossa bench: out of memory (the timings of %d variants x %d frames)\n",
+                count, frames);
+        exit(1);
+    }
     for (int w = 0; w < o->warmup && frames > 0; ++w)
         for (int v = 0; v < count; ++v)
             if (selected(&variants[v], o))
@@ -147,7 +154,6 @@ int bench_run(bench_variant *variants, int count, const bench_options *o)
      * seed, the same every run): what one variant leaves in the caches, or
      * in the core's clock after a heavy one, then weighs on all alike
      * instead of always on the one that follows it */
-    int *order = malloc(sizeof *order * (size_t)count);
     uint64_t seed = 0x9E3779B97F4A7C15ull;
     for (int f = 0; f < frames; ++f) {
         for (int i = 0; i < count; ++i)
