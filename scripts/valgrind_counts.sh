@@ -14,9 +14,11 @@
 # set-up, and with B > 0 without the first frames' cold caches either) by
 # (F - B) x elements-per-frame. Defaults: F = 20, B = 0. Do not pass --cache:
 # each variant runs alone, so every frame follows one of its own.
-# Cachegrind models this machine's caches explicitly: D1 48 KiB 12-way, LL
-# (its last level) 32 MiB 16-way, 64-byte lines; override with
-# CACHES="--I1=... --D1=... --LL=...". Uses $OSSA when set, else configures
+# Cachegrind models the caches of the machine it runs on, as Linux describes
+# them (/sys/devices/system/cpu/cpu0/cache: L1 instruction and data, and the
+# last level as LL); the options used are printed under the table. Override
+# with CACHES="--I1=... --D1=... --LL=..." (needed where sysfs says nothing).
+# Uses $OSSA when set, else configures
 # and builds ./build (Release) first. Writes a Markdown table to stdout (and to
 # OUT.md with -o).
 set -euo pipefail
@@ -55,7 +57,41 @@ else
     build_type="as built ($OSSA)"
 fi
 [ -x "$ossa" ] || { echo "valgrind_counts: no ossa executable at $ossa" >&2; exit 1; }
-caches=${CACHES:---I1=32768,8,64 --D1=49152,12,64 --LL=33554432,16,64}
+# cache_option NAME TYPE LEVEL: --NAME=bytes,ways,line of the cpu0 cache of
+# this type (Data, Instruction, Unified) at this level (0: the highest level);
+# nothing when sysfs does not describe it.
+cache_option() {
+    local best="" level=0 d
+    for d in /sys/devices/system/cpu/cpu0/cache/index*; do
+        if [ ! -r "$d/type" ] || [ ! -r "$d/level" ] || [ ! -r "$d/size" ]; then continue; fi
+        [ "$(cat "$d/type")" = "$2" ] || continue
+        local l
+        l=$(cat "$d/level")
+        if { [ "$3" -eq 0 ] && [ "$l" -gt "$level" ]; } || [ "$l" -eq "$3" ]; then
+            best=$d
+            level=$l
+        fi
+    done
+    [ -n "$best" ] || return 0
+    local size ways line
+    size=$(cat "$best/size")
+    ways=$(cat "$best/ways_of_associativity")
+    line=$(cat "$best/coherency_line_size")
+    case $size in
+    *K) size=$(( ${size%K} * 1024 )) ;;
+    *M) size=$(( ${size%M} * 1024 * 1024 )) ;;
+    esac
+    echo "--$1=$size,$ways,$line"
+}
+if [ -z "${CACHES:-}" ]; then
+    caches="$(cache_option I1 Instruction 1) $(cache_option D1 Data 1) $(cache_option LL Unified 0)"
+    [ "$(wc -w <<<"$caches")" -eq 3 ] || {
+        echo "valgrind_counts: this system does not describe its caches in sysfs; set CACHES" >&2
+        exit 1
+    }
+else
+    caches=$CACHES
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
