@@ -59,6 +59,29 @@ bool ossa_clip_fits_skeleton(const ossa_clip *clip, const struct ossa_skeleton *
  * joint moves) and clip time where it is. Informational: not validated. */
 float ossa_clip_error(const ossa_clip *clip, int *joint, float *time_s);
 
+/* How a clip stores its joints' tracks (each joint has three: translation,
+ * rotation, scale; index OSSA_TRACK_*), for reports - why one clip
+ * compresses 25:1 and another 10:1 (docs/compression.md). */
+enum { OSSA_TRACK_TRANSLATION, OSSA_TRACK_ROTATION, OSSA_TRACK_SCALE, OSSA_TRACK_KINDS };
+typedef struct ossa_clip_tracks {
+    int animated[OSSA_TRACK_KINDS]; /* keys at every frame */
+    int constant[OSSA_TRACK_KINDS]; /* one value for the whole clip (compressed only) */
+    int rest[OSSA_TRACK_KINDS];     /* the skeleton's rest pose, stored nowhere (compressed only) */
+    int stepped[OSSA_TRACK_KINDS];  /* of the animated ones, held from key to key (STEP) */
+    int full_rotations;   /* animated rotations that store w too (compressed only) */
+    int values;           /* numbers stored per frame: 3 per animated track, plus the
+                             full rotations' w (raw: 10 per joint) */
+    double bits_per_frame; /* their bits, the mean over the clip's frames (raw: 32 each) */
+    int segments;         /* segments the frames are cut into (raw: 1) */
+    int segment_frames;   /* frames per segment (at most the clip's), the last may hold
+                             fewer (raw: all) */
+} ossa_clip_tracks;
+
+/* Fills *tracks for the clip, which must be valid (from a blob or the
+ * builder). Every track of a raw clip is animated. Returns false, and
+ * leaves *tracks alone, when clip or tracks is NULL. */
+bool ossa_clip_get_tracks(const ossa_clip *clip, ossa_clip_tracks *tracks);
+
 /* What sampling the clip at clip time t_s (in [0, duration]) reads of its
  * bytes, for measuring the memory a workload touches: up to `capacity`
  * ranges [begin[i], end[i]) of byte offsets from the clip's start, in

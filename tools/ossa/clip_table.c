@@ -55,6 +55,34 @@ bool clip_table_row(const ossa_clip *clip, const ossa_skeleton *skeleton, const 
     return assumed;
 }
 
+void clip_table_tracks(const ossa_clip *clip)
+{
+    ossa_clip_tracks t;
+    if (!ossa_clip_is_compressed(clip) || !ossa_clip_get_tracks(clip, &t))
+        return;
+    static const char *const kind[OSSA_TRACK_KINDS] = {"translations", "rotations", "scales"};
+    static const int order[OSSA_TRACK_KINDS] = {OSSA_TRACK_ROTATION, OSSA_TRACK_TRANSLATION,
+                                                OSSA_TRACK_SCALE};
+    printf("      tracks animated/constant/at rest:");
+    for (int i = 0; i < OSSA_TRACK_KINDS; ++i) {
+        const int k = order[i];
+        printf("%s %s %d/%d/%d", i ? "," : "", kind[k], t.animated[k], t.constant[k], t.rest[k]);
+        if (t.stepped[k])
+            printf(" (%d stepped)", t.stepped[k]);
+    }
+    if (!t.values) {
+        printf("\n      no value changes from frame to frame\n");
+        return;
+    }
+    printf("\n      %d values a frame", t.values);
+    if (t.full_rotations)
+        printf(" (%d rotation%s w too)", t.full_rotations,
+               t.full_rotations == 1 ? " stores" : "s store");
+    printf(", %.1f bits each (%.0f a frame), %d segment%s of %d frames\n",
+           t.bits_per_frame / t.values, t.bits_per_frame, t.segments, t.segments == 1 ? "" : "s",
+           t.segment_frames);
+}
+
 void clip_table_footnote(bool assumed)
 {
     if (assumed)
@@ -90,4 +118,17 @@ void clip_table_json(FILE *to, const ossa_clip *clip, const ossa_skeleton *skele
         fprintf(to, "null");
     fprintf(to, ", \"error_time\": ");
     json_float(to, time_s);
+    ossa_clip_tracks t;
+    if (!ossa_clip_get_tracks(clip, &t))
+        return;
+    const int *rows[] = {t.animated, t.constant, t.rest, t.stepped};
+    static const char *const names[] = {"animated", "constant", "rest", "stepped"};
+    fprintf(to, ", \"tracks\": {");
+    for (int r = 0; r < 4; ++r)
+        fprintf(to, "\"%s\": [%d, %d, %d], ", names[r], rows[r][OSSA_TRACK_TRANSLATION],
+                rows[r][OSSA_TRACK_ROTATION], rows[r][OSSA_TRACK_SCALE]);
+    fprintf(to, "\"full_rotations\": %d, \"values\": %d, \"bits_per_frame\": ", t.full_rotations,
+            t.values);
+    json_float(to, (float)t.bits_per_frame);
+    fprintf(to, ", \"segments\": %d, \"segment_frames\": %d}", t.segments, t.segment_frames);
 }

@@ -19,9 +19,14 @@ void clip_table_header(bool with_source);
 /* One row; source (the input file) and skeleton (names, units) may be NULL.
  * Returns whether the error's units were assumed. */
 bool clip_table_row(const ossa_clip *clip, const ossa_skeleton *skeleton, const char *source);
+/* Under a compressed clip's row: its tracks animated, constant and at the
+ * rest pose per kind, and the values and bits one frame stores. */
+void clip_table_tracks(const ossa_clip *clip);
 /* A footnote when some row's units were assumed. */
 void clip_table_footnote(bool assumed);
-/* The row's fields as JSON members (no braces), for ossa info --json. */
+/* The row's fields as JSON members (no braces), for ossa info --json, with
+ * "tracks" (ossa_clip_get_tracks; kinds in the order translation, rotation,
+ * scale). */
 void clip_table_json(FILE *to, const ossa_clip *clip, const ossa_skeleton *skeleton);
 
 #endif /* OSSA_CLIP_TABLE_H */

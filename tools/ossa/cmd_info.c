@@ -207,6 +207,7 @@ static void print_text(const char *path, const ossa_blob *blob, bool tree)
     for (int i = 0; i < blob->clip_count; ++i) {
         const ossa_clip *c = ossa_blob_clip(blob, i);
         assumed |= clip_table_row(c, blob->skeleton, NULL);
+        clip_table_tracks(c);
         tracks_report(c, blob->skeleton,
                       blob->skeleton ? ossa_skeleton_metres_per_unit(blob->skeleton) : 0.0f);
     }
