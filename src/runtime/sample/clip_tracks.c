@@ -8,7 +8,8 @@
 
 _Static_assert((int)OSSA_TRACK_TRANSLATION == (int)OSSAI_KIND_T &&
                    (int)OSSA_TRACK_ROTATION == (int)OSSAI_KIND_R &&
-                   (int)OSSA_TRACK_SCALE == (int)OSSAI_KIND_S && (int)OSSA_TRACK_KINDS == (int)OSSAI_KINDS,
+                   (int)OSSA_TRACK_SCALE == (int)OSSAI_KIND_S &&
+                   (int)OSSA_TRACK_KINDS == (int)OSSAI_KINDS,
                "the public track kinds are the format's");
 
 static int bits_set(uint32_t x)
