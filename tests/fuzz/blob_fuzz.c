@@ -1,7 +1,7 @@
 /* blob_fuzz.c - fuzz target for the blob loader: any bytes either fail to
  * open with an error, or open and are then safe to use in full (every joint
- * name read, every clip sampled and its root motion accumulated, the
- * hierarchy walked, every mesh skinned). */
+ * name read, every clip sampled, its tracks counted and its root motion
+ * accumulated, the hierarchy walked, every mesh skinned). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +38,28 @@ static void sample_lanes(const ossa_clip *clip, const float times[5], const ossa
             free(out);
         }
     }
+}
+
+/* The clip's track counts: whatever bytes opened, they add up (a violation
+ * aborts). */
+static void count_tracks(const ossa_clip *clip)
+{
+    ossa_clip_tracks t;
+    if (!ossa_clip_get_tracks(clip, &t))
+        abort();
+    const int n = ossa_clip_joint_count(clip);
+    int values = t.full_rotations;
+    for (int k = 0; k < OSSA_TRACK_KINDS; ++k) {
+        if (t.animated[k] < 0 || t.constant[k] < 0 || t.rest[k] < 0 ||
+            t.animated[k] + t.constant[k] + t.rest[k] != n || t.stepped[k] < 0 ||
+            t.stepped[k] > t.animated[k])
+            abort();
+        values += 3 * t.animated[k];
+    }
+    if (t.full_rotations < 0 || t.full_rotations > t.animated[OSSA_TRACK_ROTATION] ||
+        (ossa_clip_is_compressed(clip) ? t.values != values : t.values != 10 * n) ||
+        !(t.bits_per_frame >= 0.0 && t.bits_per_frame <= 32.0 * t.values))
+        abort();
 }
 
 /* The clip's root motion between pairs of playheads, reference and lanes. */
@@ -97,6 +119,7 @@ static void use(const ossa_blob *blob)
         (void)ossa_sampling_job_run(&job);
         sample_lanes(clip, times, job.rest_pose, n);
         use_tracks(clip, times, 5);
+        count_tracks(clip);
         if (s && n == joints) {
             ossa_mat34 *model = malloc(sizeof(ossa_mat34) * (size_t)n * 5);
             ossa_local_to_model_job l2m;
