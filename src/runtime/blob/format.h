@@ -148,6 +148,16 @@ static inline uint32_t ossai_mask_full_row(uint32_t clip_flags)
     return (clip_flags & OSSAI_CLIP_HAS_STEP) ? 9u : 6u;
 }
 
+/* The joints a mask names (its set bits), portably: the validator and the
+ * reports count masks with it (the kernels have their own, by instruction). */
+static inline int ossai_mask_count(uint32_t mask)
+{
+    int n = 0;
+    for (; mask; mask &= mask - 1)
+        ++n;
+    return n;
+}
+
 static inline uint32_t ossai_mask_rows(uint32_t clip_flags)
 {
     return ossai_mask_full_row(clip_flags) + ((clip_flags & OSSAI_CLIP_FULL_ROTATIONS) ? 1u : 0u);

@@ -16,14 +16,6 @@
  * value must reach the largest), never this far. */
 #define ROTATION_LIMIT 4.0f
 
-static int popcount16(uint32_t x)
-{
-    int n = 0;
-    for (; x; x &= x - 1)
-        ++n;
-    return n;
-}
-
 #define FIELD(name) ((int64_t)clip->frames_offset + (int64_t)offsetof(ossai_clip_packed, name))
 #define BLOCK(name)                                                                             \
     ((int64_t)clip->frames_offset + (int64_t)offsetof(ossai_clip_packed, block) +               \
@@ -53,7 +45,7 @@ static ossa_result check_masks(const ossa_clip *clip, const ossai_clip_packed *p
                                   "%s: chunk %u stores w for a rotation that is not animated",
                                   where, k);
         any_full |= full != 0;
-        *components += (uint32_t)popcount16(full);
+        *components += (uint32_t)ossai_mask_count(full);
         for (int kind = 0; kind < OSSAI_KINDS; ++kind) {
             const uint32_t anim = m[(OSSAI_MASK_ANIM + kind) * chunks + k];
             const uint32_t still = m[(OSSAI_MASK_CONST + kind) * chunks + k];
@@ -72,8 +64,8 @@ static ossa_result check_masks(const ossa_clip *clip, const ossai_clip_packed *p
                                       "%s: chunk %u holds (STEP) a track that is not animated",
                                       where, k);
             any_step |= step != 0;
-            *components += 3u * (uint32_t)popcount16(anim);
-            *constants += (kind == OSSAI_KIND_R ? 4u : 3u) * (uint32_t)popcount16(still);
+            *components += 3u * (uint32_t)ossai_mask_count(anim);
+            *constants += (kind == OSSAI_KIND_R ? 4u : 3u) * (uint32_t)ossai_mask_count(still);
             *uses_rest |= (live & ~(anim | still)) != 0 || (kind == OSSAI_KIND_R && anim != 0);
         }
     }
@@ -99,7 +91,7 @@ static ossa_result check_constants(const ossa_clip *clip, const ossai_clip_packe
             const uint32_t still = m[(OSSAI_MASK_CONST + kind) * chunks + k];
             const int comps = kind == OSSAI_KIND_R ? 4 : 3;
             const uint32_t first = at;
-            for (int i = 0; i < comps * popcount16(still); ++i, ++at)
+            for (int i = 0; i < comps * ossai_mask_count(still); ++i, ++at)
                 if (!isfinite(c[at]) || fabsf(c[at]) > VALUE_LIMIT)
                     return ossa_error_set(error, OSSA_ERR_BLOB_INVARIANT, -1,
                                           p->constants_offset + 4 * (int64_t)at,
@@ -109,7 +101,7 @@ static ossa_result check_constants(const ossa_clip *clip, const ossai_clip_packe
                 continue;
             /* a rotation's components are rows x, y, z, w of the chunk's
              * constant rotations */
-            const int count = popcount16(still);
+            const int count = ossai_mask_count(still);
             for (int r = 0; r < count; ++r) {
                 float len2 = 0.0f;
                 for (int comp = 0; comp < 4; ++comp) {
@@ -189,9 +181,10 @@ static ossa_result check_block(const ossa_clip *clip, const ossai_clip_packed *p
     const uint32_t full_row = ossai_mask_full_row(clip->flags);
     for (uint32_t ch = 0; ch < chunks; ++ch)
         for (int kind = 0; kind < OSSAI_KINDS; ++kind) {
-            uint32_t count = 3u * (uint32_t)popcount16(m[(OSSAI_MASK_ANIM + kind) * chunks + ch]);
+            uint32_t count =
+                3u * (uint32_t)ossai_mask_count(m[(OSSAI_MASK_ANIM + kind) * chunks + ch]);
             if (kind == OSSAI_KIND_R && (clip->flags & OSSAI_CLIP_FULL_ROTATIONS))
-                count += (uint32_t)popcount16(m[full_row * chunks + ch]);
+                count += (uint32_t)ossai_mask_count(m[full_row * chunks + ch]);
             const float limit = kind == OSSAI_KIND_R ? ROTATION_LIMIT : VALUE_LIMIT;
             for (uint32_t i = 0; i < count; ++i, ++k) {
                 const float lo = mins[k], e = exts[k];

@@ -12,14 +12,6 @@ _Static_assert((int)OSSA_TRACK_TRANSLATION == (int)OSSAI_KIND_T &&
                    (int)OSSA_TRACK_KINDS == (int)OSSAI_KINDS,
                "the public track kinds are the format's");
 
-static int bits_set(uint32_t x)
-{
-    int n = 0;
-    for (; x; x &= x - 1)
-        ++n;
-    return n;
-}
-
 /* Fills the counts of a compressed clip from its joint masks. */
 static void packed_tracks(const ossa_clip *clip, ossa_clip_tracks *t)
 {
@@ -30,13 +22,14 @@ static void packed_tracks(const ossa_clip *clip, ossa_clip_tracks *t)
     const int steps = (clip->flags & OSSAI_CLIP_HAS_STEP) != 0;
     for (uint32_t k = 0; k < chunks; ++k) {
         for (int kind = 0; kind < OSSAI_KINDS; ++kind) {
-            t->animated[kind] += bits_set(masks[(OSSAI_MASK_ANIM + kind) * chunks + k]);
-            t->constant[kind] += bits_set(masks[(OSSAI_MASK_CONST + kind) * chunks + k]);
+            t->animated[kind] += ossai_mask_count(masks[(OSSAI_MASK_ANIM + kind) * chunks + k]);
+            t->constant[kind] += ossai_mask_count(masks[(OSSAI_MASK_CONST + kind) * chunks + k]);
             if (steps)
-                t->stepped[kind] += bits_set(masks[(OSSAI_MASK_STEP + kind) * chunks + k]);
+                t->stepped[kind] += ossai_mask_count(masks[(OSSAI_MASK_STEP + kind) * chunks + k]);
         }
         if (clip->flags & OSSAI_CLIP_FULL_ROTATIONS)
-            t->full_rotations += bits_set(masks[ossai_mask_full_row(clip->flags) * chunks + k]);
+            t->full_rotations +=
+                ossai_mask_count(masks[ossai_mask_full_row(clip->flags) * chunks + k]);
     }
     for (int kind = 0; kind < OSSAI_KINDS; ++kind)
         t->rest[kind] = (int)clip->joint_count - t->animated[kind] - t->constant[kind];
