@@ -112,81 +112,89 @@ static ossa_skeleton *tree(void)
     return ts_skeleton_make(parents, rest, JOINTS);
 }
 
-static ossa_clip *build(const curves *c, const ossa_skeleton *sk, bool raw)
+/* The designed clip, built raw or compressed, with what it was built from. */
+typedef struct fixture {
+    ossa_skeleton *sk;
+    design d;
+    curves *c;
+    ossa_clip *clip;
+} fixture;
+
+static void fixture_free(fixture *f)
 {
-    ossa_raw_clip clip = {"designed", 0.0f, c->tracks, JOINTS};
-    ossa_clip_build_options o = {0};
-    o.raw = raw;
-    ossa_clip *out = NULL;
-    ossa_error e;
-    const ossa_result r = ossa_clip_build(&clip, sk, &o, &out, NULL, &e);
-    if (r != OSSA_OK)
-        fprintf(stderr, "  build: %s\n", e.message);
-    return out;
+    ossa_clip_free(f->clip, NULL);
+    free(f->c);
+    ossa_skeleton_free(f->sk, NULL);
+}
+
+/* Builds the designed clip into f->clip; false (and all freed) when any step fails. */
+static bool fixture_make(fixture *f, bool raw)
+{
+    memset(f, 0, sizeof *f);
+    f->sk = tree();
+    f->d = design_make();
+    f->c = malloc(sizeof *f->c);
+    if (f->sk && f->c) {
+        curves_make(f->c, &f->d, f->sk);
+        ossa_raw_clip clip = {"designed", 0.0f, f->c->tracks, JOINTS};
+        ossa_clip_build_options o = {0};
+        o.raw = raw;
+        ossa_error e;
+        if (ossa_clip_build(&clip, f->sk, &o, &f->clip, NULL, &e) != OSSA_OK)
+            fprintf(stderr, "  build: %s\n", e.message);
+    }
+    if (!f->clip)
+        fixture_free(f);
+    return f->clip != NULL;
 }
 
 TEST(compressed_clip_tracks_are_the_ones_the_test_designed)
 {
-    ossa_skeleton *sk = tree();
-    REQUIRE(sk);
-    const design d = design_make();
-    curves *c = malloc(sizeof *c);
-    REQUIRE(c);
-    curves_make(c, &d, sk);
-    ossa_clip *clip = build(c, sk, false);
-    REQUIRE(clip);
-    REQUIRE(ossa_clip_is_compressed(clip));
+    fixture f;
+    REQUIRE(fixture_make(&f, false));
+    REQUIRE(ossa_clip_is_compressed(f.clip));
+    const design *d = &f.d;
     ossa_clip_tracks t;
-    CHECK(ossa_clip_get_tracks(clip, &t));
+    CHECK(ossa_clip_get_tracks(f.clip, &t));
     int values = 0;
     for (int k = 0; k < OSSA_TRACK_KINDS; ++k) {
-        const int moving = count(&d, k, MOVING) + count(&d, k, STEPPED) + count(&d, k, HALF_TURN);
+        const int moving = count(d, k, MOVING) + count(d, k, STEPPED) + count(d, k, HALF_TURN);
         CHECK_INT(t.animated[k], moving);
-        CHECK_INT(t.constant[k], count(&d, k, CONSTANT));
-        CHECK_INT(t.rest[k], count(&d, k, REST));
-        CHECK_INT(t.stepped[k], count(&d, k, STEPPED));
+        CHECK_INT(t.constant[k], count(d, k, CONSTANT));
+        CHECK_INT(t.rest[k], count(d, k, REST));
+        CHECK_INT(t.stepped[k], count(d, k, STEPPED));
         values += 3 * moving;
     }
-    CHECK_INT(t.full_rotations, count(&d, OSSA_TRACK_ROTATION, HALF_TURN));
+    CHECK_INT(t.full_rotations, count(d, OSSA_TRACK_ROTATION, HALF_TURN));
     values += t.full_rotations;
     CHECK_INT(t.values, values);
     /* every value takes 0..23 bits; the segments cover the frames */
     CHECK(t.bits_per_frame >= 0.0 && t.bits_per_frame <= 23.0 * values);
-    const int frames = ossa_clip_frame_count(clip);
+    const int frames = ossa_clip_frame_count(f.clip);
     CHECK(t.segment_frames >= 1 && t.segment_frames <= frames);
     CHECK_INT(t.segments, (frames + t.segment_frames - 1) / t.segment_frames);
-    ossa_clip_free(clip, NULL);
-    free(c);
-    ossa_skeleton_free(sk, NULL);
+    fixture_free(&f);
 }
 
 TEST(raw_clips_count_every_track_animated_at_32_bits_a_value)
 {
-    ossa_skeleton *sk = tree();
-    REQUIRE(sk);
-    const design d = design_make();
-    curves *c = malloc(sizeof *c);
-    REQUIRE(c);
-    curves_make(c, &d, sk);
-    ossa_clip *clip = build(c, sk, true);
-    REQUIRE(clip);
-    REQUIRE(!ossa_clip_is_compressed(clip));
+    fixture f;
+    REQUIRE(fixture_make(&f, true));
+    REQUIRE(!ossa_clip_is_compressed(f.clip));
     ossa_clip_tracks t;
-    CHECK(ossa_clip_get_tracks(clip, &t));
+    CHECK(ossa_clip_get_tracks(f.clip, &t));
     for (int k = 0; k < OSSA_TRACK_KINDS; ++k) {
         CHECK_INT(t.animated[k], JOINTS);
         CHECK_INT(t.constant[k], 0);
         CHECK_INT(t.rest[k], 0);
-        CHECK_INT(t.stepped[k], count(&d, k, STEPPED));
+        CHECK_INT(t.stepped[k], count(&f.d, k, STEPPED));
     }
     CHECK_INT(t.full_rotations, 0);
     CHECK_INT(t.values, 10 * JOINTS);
     CHECK(t.bits_per_frame == 320.0 * JOINTS);
     CHECK_INT(t.segments, 1);
-    CHECK_INT(t.segment_frames, ossa_clip_frame_count(clip));
-    ossa_clip_free(clip, NULL);
-    free(c);
-    ossa_skeleton_free(sk, NULL);
+    CHECK_INT(t.segment_frames, ossa_clip_frame_count(f.clip));
+    fixture_free(&f);
 }
 
 TEST(no_clip_or_no_output_is_refused)
@@ -196,18 +204,10 @@ TEST(no_clip_or_no_output_is_refused)
     t.animated[0] = 7;
     CHECK(!ossa_clip_get_tracks(NULL, &t));
     CHECK_INT(t.animated[0], 7); /* left alone */
-    ossa_skeleton *sk = tree();
-    REQUIRE(sk);
-    const design d = design_make();
-    curves *c = malloc(sizeof *c);
-    REQUIRE(c);
-    curves_make(c, &d, sk);
-    ossa_clip *clip = build(c, sk, false);
-    REQUIRE(clip);
-    CHECK(!ossa_clip_get_tracks(clip, NULL));
-    ossa_clip_free(clip, NULL);
-    free(c);
-    ossa_skeleton_free(sk, NULL);
+    fixture f;
+    REQUIRE(fixture_make(&f, false));
+    CHECK(!ossa_clip_get_tracks(f.clip, NULL));
+    fixture_free(&f);
 }
 
 UTEST_MAIN(compressed_clip_tracks_are_the_ones_the_test_designed,
