@@ -132,14 +132,13 @@ static float pick_time(ts_rng *rng, const ossa_clip *clip)
 }
 
 /* Lanes against the reference over `characters` characters: clip_index[c]
- * and times[c] chosen here (clip_set: the clips they may play). */
-static void check_batch(const character *ch, ts_rng *rng, ossa_simd_path path, int width,
-                        int characters, const int *clip_set, int set_size, ossa_wrap wrap)
+ * and times[c] chosen here (clip_set: the clips they may play, of clips[0,
+ * clip_count); clip 1 is raw). */
+static void check_clips(const character *ch, const ossa_clip *const *clips, int clip_count,
+                        ts_rng *rng, ossa_simd_path path, int width, int characters,
+                        const int *clip_set, int set_size, ossa_wrap wrap)
 {
     const int joints = ch->joints;
-    const ossa_clip *clips[CLIPS];
-    for (int k = 0; k < CLIPS; ++k)
-        clips[k] = ch->clips[k];
     uint16_t *clip_index = malloc(sizeof(uint16_t) * (size_t)characters);
     float *times = malloc(sizeof(float) * (size_t)characters);
     for (int c = 0; c < characters; ++c) {
@@ -150,7 +149,7 @@ static void check_batch(const character *ch, ts_rng *rng, ossa_simd_path path, i
     ossa_transform *ref = malloc(sizeof(ossa_transform) * (size_t)characters * (size_t)joints);
     ossa_sampling_job rj = {0};
     rj.clips = clips;
-    rj.clip_count = CLIPS;
+    rj.clip_count = clip_count;
     rj.clip_index = clip_index;
     rj.clip_index_count = characters;
     rj.time_s = times;
@@ -165,7 +164,7 @@ static void check_batch(const character *ch, ts_rng *rng, ossa_simd_path path, i
     float *lanes = lane_alloc((size_t)floats), *raw_lanes = lane_alloc((size_t)floats);
     ossa_lane_sampling_job lj = {0};
     lj.clips = clips;
-    lj.clip_count = CLIPS;
+    lj.clip_count = clip_count;
     lj.clip_index = clip_index;
     lj.clip_index_count = characters;
     lj.time_s = times;
@@ -245,6 +244,15 @@ static void check_batch(const character *ch, ts_rng *rng, ossa_simd_path path, i
     free(raw_lanes);
 }
 
+static void check_batch(const character *ch, ts_rng *rng, ossa_simd_path path, int width,
+                        int characters, const int *clip_set, int set_size, ossa_wrap wrap)
+{
+    const ossa_clip *clips[CLIPS];
+    for (int k = 0; k < CLIPS; ++k)
+        clips[k] = ch->clips[k];
+    check_clips(ch, clips, CLIPS, rng, path, width, characters, clip_set, set_size, wrap);
+}
+
 TEST(lane_sampling_of_compressed_clips_equals_the_reference_bit_for_bit)
 {
     ts_rng rng = ts_rng_make(41);
@@ -256,6 +264,15 @@ TEST(lane_sampling_of_compressed_clips_equals_the_reference_bit_for_bit)
         full += (TL_CAT(tl_clip, ch.clips[k], 0)->flags & TL_CLIP_FULL_ROTATIONS) != 0;
     }
     CHECK(full > 0); /* some rotation stores its w */
+    /* a batch of few clips is decoded in windows of at most 160 values a
+     * frame (sample/packed_group_kernels.c): some clip stores more */
+    int most = 0;
+    for (int k = 0; k < CLIPS; ++k) {
+        ossa_clip_tracks tr;
+        REQUIRE(ossa_clip_get_tracks(ch.clips[k], &tr));
+        most = ossa_clip_is_compressed(ch.clips[k]) && tr.values > most ? tr.values : most;
+    }
+    CHECK(most > 160);
     const int packed_only[3] = {0, 2, 3}, mixed[4] = {0, 1, 2, 3};
     int paths = 0;
     for (int p = OSSA_SIMD_PORTABLE; p < OSSA_SIMD_PATH_COUNT; ++p) {
@@ -275,6 +292,50 @@ TEST(lane_sampling_of_compressed_clips_equals_the_reference_bit_for_bit)
         }
     }
     CHECK(paths >= 1);
+    character_free(&ch);
+}
+
+/* Batches whose lanes play many different clips (each a copy of one of
+ * the character's, in memory of its own): as many clips in a batch as it
+ * has lanes, or a few of them, every path and width, against the
+ * reference bit for bit. The kernel takes such batches lane by lane (more
+ * than half the lanes' worth of clips) or clip by clip. */
+TEST(lane_sampling_of_many_clips_in_a_batch_equals_the_reference)
+{
+    ts_rng rng = ts_rng_make(45);
+    character ch;
+    REQUIRE(character_make(&rng, 21, 1, &ch));
+    enum { COPIES = 20 };
+    const ossa_clip *clips[COPIES];
+    void *memory[COPIES];
+    for (int k = 0; k < COPIES; ++k) {
+        /* clip 1 stays the raw one (check_clips compares it with the raw kernel) */
+        const ossa_clip *from = ch.clips[k == 1 ? 1 : k < CLIPS ? k : (k % 2 ? 2 : 3)];
+        memory[k] = ts_aligned(ossa_clip_bytes(from));
+        memcpy(memory[k], from, ossa_clip_bytes(from));
+        clips[k] = memory[k];
+    }
+    int all[COPIES], packed[COPIES - 1], few[5] = {0, 2, 5, 6, 9};
+    for (int k = 0; k < COPIES; ++k)
+        all[k] = k;
+    for (int k = 0, n = 0; k < COPIES; ++k)
+        if (k != 1)
+            packed[n++] = k;
+    for (int p = OSSA_SIMD_PORTABLE; p < OSSA_SIMD_PATH_COUNT; ++p) {
+        if (!ts_path_runs((ossa_simd_path)p))
+            continue;
+        for (size_t w = 0; w < sizeof widths / sizeof widths[0]; ++w) {
+            const int width = widths[w];
+            check_clips(&ch, clips, COPIES, &rng, (ossa_simd_path)p, width, 4 * width + 3, all,
+                        COPIES, OSSA_WRAP_LOOP);
+            check_clips(&ch, clips, COPIES, &rng, (ossa_simd_path)p, width, 4 * width, packed,
+                        COPIES - 1, OSSA_WRAP_CLAMP);
+            check_clips(&ch, clips, COPIES, &rng, (ossa_simd_path)p, width, 3 * width - 1, few,
+                        5, OSSA_WRAP_LOOP);
+        }
+    }
+    for (int k = 0; k < COPIES; ++k)
+        free(memory[k]);
     character_free(&ch);
 }
 
@@ -441,6 +502,7 @@ TEST(a_sample_reads_only_the_ranges_the_clip_reports)
 }
 
 UTEST_MAIN(lane_sampling_of_compressed_clips_equals_the_reference_bit_for_bit,
+           lane_sampling_of_many_clips_in_a_batch_equals_the_reference,
            lane_sampling_holds_compressed_step_tracks_like_the_reference,
            sampling_jobs_refuse_a_compressed_clip_without_the_rest_pose,
            a_sample_reads_only_the_ranges_the_clip_reports)

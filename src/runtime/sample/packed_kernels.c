@@ -1,9 +1,11 @@
 /* packed_kernels.c - the lane sampling kernel for batches holding a
- * compressed clip: each lane's two frames decoded straight from the packed
- * bits, 16 joints (one mask chunk) at a time, interpolated as the reference
- * decoder does (sample/packed_math.h, operation for operation, so the two
- * agree to the bit), then transposed into the lane layout. Raw lanes in the
- * batch take the raw kernel's path (sample/sample_lane.h). Compiled once per
+ * compressed clip. A batch whose lanes play few clips goes clip by clip
+ * (packed_group_kernels.c); one whose lanes play many goes lane by lane,
+ * here: each lane's two frames decoded straight from the packed bits, 16
+ * joints (one mask chunk) at a time, interpolated as the reference decoder
+ * does (sample/packed_math.h, operation for operation, so the two agree to
+ * the bit), then transposed into the lane layout. Raw lanes in the batch
+ * take the raw kernel's path (sample/sample_lane.h). Compiled once per
  * instruction set (core/simd.h); the instruction-set pieces are in
  * sample/packed_lanes.h. */
 #include <string.h>
@@ -20,15 +22,13 @@
 /* ---- one lane of a compressed clip ---- */
 
 typedef struct lane_state {
-    const ossa_clip *clip;
-    const ossai_clip_packed *p;
     const uint16_t *masks;
-    const float *constants, *mins, *exts;
+    const float *constants;
     const uint8_t *bits, *bits_end;
-    uint32_t chunks, k, ci; /* components and constants read so far */
-    int steps, same;        /* STEP rows present; both frames in one segment */
-    int full_row;           /* the full rotations' mask row, or -1 */
-    ossai_packed_frame a, b;
+    uint32_t chunks, ci; /* constants read so far */
+    int steps, same;     /* STEP rows present; both frames in one segment */
+    int full_row;        /* the full rotations' mask row, or -1 */
+    pk_cursor a, b;      /* at the next chunk's values */
     /* the chunk in flight's rotations: masks, constants, first list entry */
     uint32_t r_anim, r_still;
     const float *r_const;
@@ -39,49 +39,38 @@ static void lane_begin(lane_state *l, const ossa_clip *clip, uint32_t f0)
 {
     const ossai_clip_packed *p = ossai_clip_packed_header(clip);
     const ossai_packed_block *b = &p->block;
-    l->clip = clip;
-    l->p = p;
     l->masks = (const uint16_t *)(const void *)((const char *)clip + p->masks_offset);
     l->constants = (const float *)(const void *)((const char *)clip + p->constants_offset);
-    l->mins = (const float *)(const void *)((const char *)clip + b->ranges_offset);
-    l->exts = l->mins + b->component_count;
     l->bits = (const uint8_t *)clip + b->bits_offset;
     l->bits_end = l->bits + b->bits_bytes;
     l->chunks = clip->joint_stride / OSSAI_CHUNK;
-    l->k = l->ci = 0;
+    l->ci = 0;
     l->steps = (clip->flags & OSSAI_CLIP_HAS_STEP) != 0;
     l->full_row = (clip->flags & OSSAI_CLIP_FULL_ROTATIONS) ? (int)ossai_mask_full_row(clip->flags) : -1;
-    if (b->component_count) {
-        const uint32_t f1 = clip->frame_count > 1 ? f0 + 1 : f0;
-        l->a = ossai_packed_frame_at(clip, b, f0);
-        l->b = ossai_packed_frame_at(clip, b, f1);
-        l->same = (f0 >> b->segment_shift) == (f1 >> b->segment_shift);
-    }
+    if (b->component_count)
+        l->same = pk_cursors_at(clip, f0, &l->a, &l->b);
 }
 
-/* Decodes the `count` components of the lane's next chunk, frames a and b
- * (one decode of the ranges when both frames are in one segment). */
+/* Decodes the `count` values of the lane's next chunk, frames a and b,
+ * LANE_V at a time (whole vectors: the buffers have room past count). */
 static void decode_chunk(lane_state *l, int count, float *va, float *vb)
 {
-    pk_run r;
-    r.bits_end = l->bits_end;
-    r.mins = l->mins + l->k;
-    r.exts = l->exts + l->k;
-    r.width = l->a.width + l->k;
-    r.smin = l->a.smin ? l->a.smin + l->k : NULL;
-    r.sext = l->a.sext ? l->a.sext + l->k : NULL;
-    if (l->same) {
-        const uint32_t used = pk_decode(&r, l->bits, l->a.bit, l->b.bit, count, va, vb);
-        l->a.bit += used;
-        l->b.bit += used;
-    } else {
-        l->a.bit += pk_decode(&r, l->bits, l->a.bit, 0, count, va, NULL);
-        r.width = l->b.width + l->k;
-        r.smin = l->b.smin ? l->b.smin + l->k : NULL;
-        r.sext = l->b.sext ? l->b.sext + l->k : NULL;
-        l->b.bit += pk_decode(&r, l->bits, l->b.bit, 0, count, vb, NULL);
+    for (int i = 0; i < count; i += LANE_V) {
+        const int n = count - i < LANE_V ? count - i : LANE_V;
+        pk_setup s;
+        pk_setup_make(&s, &l->a, n);
+        v_store(va + i, pk_frame(&s, l->bits, l->bits_end, l->a.bit));
+        if (l->same) {
+            v_store(vb + i, pk_frame(&s, l->bits, l->bits_end, l->b.bit));
+            l->b.bit += s.run;
+        } else {
+            pk_setup t;
+            pk_setup_make(&t, &l->b, n);
+            v_store(vb + i, pk_frame(&t, l->bits, l->bits_end, l->b.bit));
+            pk_cursor_skip(&l->b, &t, n);
+        }
+        pk_cursor_skip(&l->a, &s, n);
     }
-    l->k += (uint32_t)count;
 }
 
 /* The rest pose of joints j0 .. j0 + 16, as rows of the pose components
@@ -335,17 +324,17 @@ static inline uint32_t kind_of(int c)
     return c < OSSAI_QX ? OSSAI_KIND_T : c < OSSAI_SX ? OSSAI_KIND_R : OSSAI_KIND_S;
 }
 
-void OSSAI_ISA_NAME(ossai_packed_kernel)(const ossai_lane_sample_args *a)
+/* Lanes [lc, lc + LANE_V) of the batch, one by one. */
+static void one_by_one(const ossai_lane_sample_args *a, int lc, bool stream)
 {
     const int width = a->width, joints = a->joint_count;
-    const bool stream = streams_rows(a);
     LANE_ALIGN float rest[OSSAI_POSE_C][CHUNK];
     LANE_ALIGN float rows[LANE_V][OSSAI_POSE_C][CHUNK];
     LANE_ALIGN float tile[OSSAI_POSE_C][LANE_V][LANE_V];
     LANE_ALIGN float va[CHUNK_VALUES + LANE_V], vb[CHUNK_VALUES + LANE_V];
     lane_state lanes[LANE_V];
     rot_list list;
-    for (int lc = 0; lc < width; lc += LANE_V) {
+    {
         int all_packed = 1;
         for (int l = 0; l < LANE_V; ++l) {
             if (a->packed[lc + l])
@@ -399,6 +388,45 @@ void OSSAI_ISA_NAME(ossai_packed_kernel)(const ossai_lane_sample_args *a)
                 }
             }
         }
+    }
+}
+
+/* Batches whose lanes play at most this many compressed clips go clip by
+ * clip: a clip's rows reach their joint for all its lanes at once, but each
+ * joint visits every clip of the batch, and with many clips spreading each
+ * lane's values onto its joints (lane by lane) costs less. In the crowd's
+ * frame on pab (docs/measurements.md, eighth sitting) clip by clip was the
+ * faster up to 6 clips in 16 lanes and as fast at 8 (AVX-512), and up to 4
+ * in 8 lanes (AVX2). */
+#define FEW_CLIPS (LANE_V / 2)
+
+/* Whether lanes [lc, lc + LANE_V) play at most FEW_CLIPS compressed clips. */
+static int few_clips(const ossai_lane_sample_args *a, int lc)
+{
+    const ossa_clip *seen[FEW_CLIPS];
+    int n = 0;
+    for (int l = 0; l < LANE_V; ++l) {
+        const ossa_clip *clip = a->packed[lc + l];
+        int k = 0;
+        while (clip && k < n && seen[k] != clip)
+            ++k;
+        if (!clip || k < n)
+            continue;
+        if (n == FEW_CLIPS)
+            return 0;
+        seen[n++] = clip;
+    }
+    return 1;
+}
+
+void OSSAI_ISA_NAME(ossai_packed_kernel)(const ossai_lane_sample_args *a)
+{
+    const bool stream = streams_rows(a);
+    for (int lc = 0; lc < a->width; lc += LANE_V) {
+        if (few_clips(a, lc))
+            OSSAI_ISA_NAME(ossai_packed_group_lanes)(a, lc, stream);
+        else
+            one_by_one(a, lc, stream);
     }
     if (stream)
         v_fence(); /* the streamed rows are visible before the job returns */

@@ -1,9 +1,10 @@
 /* packed_lanes.h - the per-instruction-set pieces of the compressed-clip lane
- * kernel (packed_kernels.c): lane masks from bit masks, expanding packed
- * values onto the lanes whose bit is set, and decoding a run of one
- * segment's components for one or two frames (gathers on AVX2 and AVX-512,
- * one value at a time on the others), with packed_math.h's arithmetic so
- * that every path gives the reference decoder's bits. */
+ * kernels (packed_kernels.c, packed_group_kernels.c): lane masks from bit
+ * masks, spreading packed values onto the lanes whose bit is set, and
+ * decoding a lane's next values of one frame into a vector (their bits
+ * fetched by permutes from one load on AVX2 and AVX-512, one value at a
+ * time on the others), with packed_math.h's arithmetic so that every path
+ * gives the reference decoder's bits. */
 #ifndef OSSA_PACKED_LANES_H
 #define OSSA_PACKED_LANES_H
 
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "core/vec.h"
+#include "sample/packed_clip.h"
 #include "sample/packed_math.h"
 
 #if defined(OSSAI_ISA_AVX512) || defined(OSSAI_ISA_AVX2)
@@ -188,144 +190,193 @@ static inline uint64_t pk_bytes(const uint8_t *p, int n)
     return v;
 }
 
-/* One segment's view of a run of components: widths, segment range bytes
- * (NULL when the block has no segment ranges) and the clip ranges. */
-typedef struct pk_run {
+/* A lane's place in one frame of a compressed clip: at its next value,
+ * the segment's widths (and ranges: smin, sext NULL without), the clip's
+ * ranges and the value's bit (docs/blob-format.md, "Compressed clips"). */
+typedef struct pk_cursor {
     const uint8_t *width, *smin, *sext;
     const float *mins, *exts;
-    const uint8_t *bits_end; /* the end of the block's bits (padding included) */
-} pk_run;
+    uint64_t bit;
+} pk_cursor;
 
-/* Decodes components [0, count) of run r: of the frame whose first value is
- * at bit bit_a of bits into va and, when vb is not NULL, of the frame at
- * bit_b (the same segment) into vb: lo + q step, each value as
- * ossai_pack_range and ossai_pack_value compute it. Writes up to a whole
- * vector past count (the buffers are padded). Returns the bits one frame's
- * run takes. */
-static inline uint32_t pk_decode(const pk_run *r, const uint8_t *bits, uint64_t bit_a,
-                                 uint64_t bit_b, int count, float *va, float *vb)
+/* What decoding the next n (1 <= n <= LANE_V) values at a cursor needs
+ * besides their bits - each value's bit from the first, its mask, its
+ * range's low end and step (ossai_pack_range) - and the bits the n take.
+ * Cursors at the same values of one segment share it. */
+typedef struct pk_setup {
+#if defined(OSSAI_ISA_AVX512)
+    __m512i before, ones;
+    __m512 lo, step;
+#elif defined(OSSAI_ISA_AVX2)
+    __m256i before, ones;
+    __m256 lo, step;
+#else
+    pk_cursor at;
+    int n;
+#endif
+    uint32_t run;
+} pk_setup;
+
+static inline __attribute__((always_inline)) void pk_setup_make(pk_setup *s, const pk_cursor *c,
+                                                                int n)
 {
 #if defined(OSSAI_ISA_AVX512)
-    const __m512i zero = _mm512_setzero_si512(), low5 = _mm512_set1_epi32(31);
-    const __m512i one_i = _mm512_set1_epi32(1), thirty_two = _mm512_set1_epi32(32);
+    const __mmask16 live = (__mmask16)(n >= 16 ? 0xFFFFu : (1u << n) - 1u);
+    const __m512i zero = _mm512_setzero_si512();
+    const __m512i width = _mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8(live, c->width));
+    /* inclusive prefix sums of the widths: each value's bit follows */
+    __m512i sum = width;
+    sum = _mm512_add_epi32(sum, _mm512_alignr_epi32(sum, zero, 15));
+    sum = _mm512_add_epi32(sum, _mm512_alignr_epi32(sum, zero, 14));
+    sum = _mm512_add_epi32(sum, _mm512_alignr_epi32(sum, zero, 12));
+    sum = _mm512_add_epi32(sum, _mm512_alignr_epi32(sum, zero, 8));
+    s->before = _mm512_sub_epi32(sum, width);
+    s->ones = _mm512_sub_epi32(_mm512_sllv_epi32(_mm512_set1_epi32(1), width),
+                               _mm512_set1_epi32(1));
     const __m512 inv255 = _mm512_set1_ps(OSSAI_PACK_INV255);
-    uint32_t run = 0;
-    for (int i = 0; i < count; i += 16) {
-        const int n = count - i < 16 ? count - i : 16;
-        const __mmask16 live = (__mmask16)(n == 16 ? 0xFFFFu : (1u << n) - 1u);
-        const __m128i wb = _mm_maskz_loadu_epi8(live, r->width + i);
-        const __m512i width = _mm512_cvtepu8_epi32(wb);
-        /* inclusive prefix sums of the widths: each value's bit follows */
-        __m512i sum = width;
-        sum = _mm512_add_epi32(sum, _mm512_alignr_epi32(sum, zero, 15));
-        sum = _mm512_add_epi32(sum, _mm512_alignr_epi32(sum, zero, 14));
-        sum = _mm512_add_epi32(sum, _mm512_alignr_epi32(sum, zero, 12));
-        sum = _mm512_add_epi32(sum, _mm512_alignr_epi32(sum, zero, 8));
-        const __m512i ones = _mm512_sub_epi32(_mm512_sllv_epi32(_mm512_set1_epi32(1), width),
-                                              _mm512_set1_epi32(1));
-        const __m512 cmin = _mm512_maskz_loadu_ps(live, r->mins + i);
-        const __m512 cext = _mm512_maskz_loadu_ps(live, r->exts + i);
-        const __m512 smin = r->smin ? _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(
-                                          _mm_maskz_loadu_epi8(live, r->smin + i)))
-                                    : _mm512_setzero_ps();
-        const __m512 sext = r->sext ? _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(
-                                          _mm_maskz_loadu_epi8(live, r->sext + i)))
-                                    : _mm512_set1_ps(255.0f);
-        const __m512 p2 = _mm512_castsi512_ps(
-            _mm512_slli_epi32(_mm512_sub_epi32(_mm512_set1_epi32(127), width), 23));
-        const __m512 lo = _mm512_add_ps(cmin, _mm512_mul_ps(cext, _mm512_mul_ps(smin, inv255)));
-        const __m512 step = _mm512_mul_ps(_mm512_mul_ps(cext, _mm512_mul_ps(sext, inv255)), p2);
-        for (int f = 0; f < (vb ? 2 : 1); ++f) {
-            /* the (at most 16 x 23 + 7 bits of) values in one register, read
-             * from their first byte (none past the bits' end); each value
-             * from the two 32-bit words it spans */
-            const uint64_t first = (f ? bit_b : bit_a) + run;
-            const uint8_t *p = bits + (first >> 3);
-            const size_t left = (size_t)(r->bits_end - p);
-            const __mmask64 bytes = left >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << left) - 1u);
-            const __m512i block = _mm512_maskz_loadu_epi8(bytes, p);
-            const __m512i at = _mm512_add_epi32(_mm512_sub_epi32(sum, width),
-                                                _mm512_set1_epi32((int)(first & 7u)));
-            const __m512i word = _mm512_srli_epi32(at, 5), shift = _mm512_and_si512(at, low5);
-            const __m512i lo_word = _mm512_permutexvar_epi32(word, block);
-            const __m512i hi_word = _mm512_permutexvar_epi32(_mm512_add_epi32(word, one_i), block);
-            const __m512i v = _mm512_or_si512(
-                _mm512_srlv_epi32(lo_word, shift),
-                _mm512_sllv_epi32(hi_word, _mm512_sub_epi32(thirty_two, shift)));
-            const __m512i q = _mm512_and_si512(v, ones);
-            _mm512_storeu_ps((f ? vb : va) + i,
-                             _mm512_add_ps(lo, _mm512_mul_ps(_mm512_cvtepi32_ps(q), step)));
-        }
-        run += (uint32_t)_mm_extract_epi32(_mm512_extracti32x4_epi32(sum, 3), 3);
-    }
-    return run;
+    const __m512 cmin = _mm512_maskz_loadu_ps(live, c->mins);
+    const __m512 cext = _mm512_maskz_loadu_ps(live, c->exts);
+    const __m512 smin = c->smin ? _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(
+                                      _mm_maskz_loadu_epi8(live, c->smin)))
+                                : _mm512_setzero_ps();
+    const __m512 sext = c->sext ? _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(
+                                      _mm_maskz_loadu_epi8(live, c->sext)))
+                                : _mm512_set1_ps(255.0f);
+    const __m512 p2 = _mm512_castsi512_ps(
+        _mm512_slli_epi32(_mm512_sub_epi32(_mm512_set1_epi32(127), width), 23));
+    s->lo = _mm512_add_ps(cmin, _mm512_mul_ps(cext, _mm512_mul_ps(smin, inv255)));
+    s->step = _mm512_mul_ps(_mm512_mul_ps(cext, _mm512_mul_ps(sext, inv255)), p2);
+    s->run = (uint32_t)_mm_extract_epi32(_mm512_extracti32x4_epi32(sum, 3), 3);
 #elif defined(OSSAI_ISA_AVX2)
-    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), low5 = _mm256_set1_epi32(31);
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256i live = _mm256_cmpgt_epi32(_mm256_set1_epi32(n), lane);
+    /* the widths as bytes of one word (x86 is little-endian); times
+     * 0x0101..01, byte i holds the sum of widths 0..i (at most 8 x 23, no
+     * carry between bytes); less the widths, the sum of those before i */
+    const uint64_t wb = pk_bytes(c->width, n);
+    const uint64_t incl = wb * 0x0101010101010101ull, excl = incl - wb;
+    const __m256i width = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128((long long)wb));
+    s->before = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128((long long)excl));
+    s->ones = _mm256_sub_epi32(_mm256_sllv_epi32(_mm256_set1_epi32(1), width),
+                               _mm256_set1_epi32(1));
     const __m256 inv255 = _mm256_set1_ps(OSSAI_PACK_INV255);
-    uint32_t run = 0;
-    for (int i = 0; i < count; i += 8) {
-        const int n = count - i < 8 ? count - i : 8;
-        const __m256i live = _mm256_cmpgt_epi32(_mm256_set1_epi32(n), lane);
-        /* the widths as bytes of one word (x86 is little-endian); times
-         * 0x0101..01, byte i holds the sum of widths 0..i (at most 8 x 23, no
-         * carry between bytes); less the widths, the sum of those before i */
-        const uint64_t wb = pk_bytes(r->width + i, n);
-        const uint64_t incl = wb * 0x0101010101010101ull, excl = incl - wb;
-        const __m256i width = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128((long long)wb));
-        const __m256i before = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128((long long)excl));
-        const __m256i ones = _mm256_sub_epi32(_mm256_sllv_epi32(_mm256_set1_epi32(1), width),
-                                              _mm256_set1_epi32(1));
-        const __m256 cmin = _mm256_maskload_ps(r->mins + i, live);
-        const __m256 cext = _mm256_maskload_ps(r->exts + i, live);
-        const __m256 smin = r->smin ? _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(
-                                          _mm_cvtsi64_si128((long long)pk_bytes(r->smin + i, n))))
-                                    : _mm256_setzero_ps();
-        const __m256 sext = r->sext ? _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(
-                                          _mm_cvtsi64_si128((long long)pk_bytes(r->sext + i, n))))
-                                    : _mm256_set1_ps(255.0f);
-        const __m256 p2 = _mm256_castsi256_ps(
-            _mm256_slli_epi32(_mm256_sub_epi32(_mm256_set1_epi32(127), width), 23));
-        const __m256 lo = _mm256_add_ps(cmin, _mm256_mul_ps(cext, _mm256_mul_ps(smin, inv255)));
-        const __m256 step = _mm256_mul_ps(_mm256_mul_ps(cext, _mm256_mul_ps(sext, inv255)), p2);
-        for (int f = 0; f < (vb ? 2 : 1); ++f) {
-            /* the (at most 8 x 23 + 7 bits of) values in one register, read
-             * from their first byte by whole 32-bit words inside the bits
-             * (their padding holds every word a value touches); each value
-             * from the two words it spans */
-            const uint64_t first = (f ? bit_b : bit_a) + run;
-            const uint8_t *p = bits + (first >> 3);
-            const __m256i inside = _mm256_cmpgt_epi32(
-                _mm256_set1_epi32((int)((size_t)(r->bits_end - p) / 4u)), lane);
-            const __m256i block = _mm256_maskload_epi32((const int *)(const void *)p, inside);
-            const __m256i at = _mm256_add_epi32(before, _mm256_set1_epi32((int)(first & 7u)));
-            const __m256i word = _mm256_srli_epi32(at, 5), shift = _mm256_and_si256(at, low5);
-            const __m256i lo_word = _mm256_permutevar8x32_epi32(block, word);
-            const __m256i hi_word =
-                _mm256_permutevar8x32_epi32(block, _mm256_add_epi32(word, _mm256_set1_epi32(1)));
-            const __m256i v = _mm256_or_si256(
-                _mm256_srlv_epi32(lo_word, shift),
-                _mm256_sllv_epi32(hi_word, _mm256_sub_epi32(_mm256_set1_epi32(32), shift)));
-            const __m256i q = _mm256_and_si256(v, ones);
-            _mm256_storeu_ps((f ? vb : va) + i,
-                             _mm256_add_ps(lo, _mm256_mul_ps(_mm256_cvtepi32_ps(q), step)));
-        }
-        run += (uint32_t)(incl >> 56);
-    }
-    return run;
+    const __m256 cmin = _mm256_maskload_ps(c->mins, live);
+    const __m256 cext = _mm256_maskload_ps(c->exts, live);
+    const __m256 smin = c->smin ? _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(
+                                      _mm_cvtsi64_si128((long long)pk_bytes(c->smin, n))))
+                                : _mm256_setzero_ps();
+    const __m256 sext = c->sext ? _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(
+                                      _mm_cvtsi64_si128((long long)pk_bytes(c->sext, n))))
+                                : _mm256_set1_ps(255.0f);
+    const __m256 p2 = _mm256_castsi256_ps(
+        _mm256_slli_epi32(_mm256_sub_epi32(_mm256_set1_epi32(127), width), 23));
+    s->lo = _mm256_add_ps(cmin, _mm256_mul_ps(cext, _mm256_mul_ps(smin, inv255)));
+    s->step = _mm256_mul_ps(_mm256_mul_ps(cext, _mm256_mul_ps(sext, inv255)), p2);
+    s->run = (uint32_t)(incl >> 56);
 #else
+    s->at = *c;
+    s->n = n;
     uint32_t run = 0;
-    for (int i = 0; i < count; ++i) {
-        const uint32_t w = r->width[i];
-        float lo, step;
-        ossai_pack_range(r->mins[i], r->exts[i], r->smin ? r->smin[i] : 0u,
-                         r->sext ? r->sext[i] : 255u, w, &lo, &step);
-        va[i] = ossai_pack_value(lo, step, ossai_pack_read(bits, bit_a + run, w));
-        if (vb)
-            vb[i] = ossai_pack_value(lo, step, ossai_pack_read(bits, bit_b + run, w));
-        run += w;
-    }
-    return run;
+    for (int i = 0; i < n; ++i)
+        run += c->width[i];
+    s->run = run;
 #endif
+}
+
+/* The n values of setup s in the frame whose first one is at bit `bit` of
+ * bits (bits_end: the end of the block's bits, padding included): lane i
+ * holds value i as ossai_pack_value computes it; lanes past n hold values
+ * of no meaning. Reads no byte past bits_end. */
+static inline __attribute__((always_inline)) vf pk_frame(const pk_setup *s, const uint8_t *bits,
+                                                         const uint8_t *bits_end, uint64_t bit)
+{
+#if defined(OSSAI_ISA_AVX512)
+    /* the (at most 16 x 23 + 7 bits of) values in one register, read from
+     * their first byte; each value from the two 32-bit words it spans */
+    const uint8_t *p = bits + (bit >> 3);
+    const __m512i block =
+        bits_end - p >= 64 ? _mm512_loadu_si512(p)
+                           : _mm512_maskz_loadu_epi8(((__mmask64)1 << (bits_end - p)) - 1u, p);
+    const __m512i at = _mm512_add_epi32(s->before, _mm512_set1_epi32((int)(bit & 7u)));
+    const __m512i word = _mm512_srli_epi32(at, 5);
+    const __m512i shift = _mm512_and_si512(at, _mm512_set1_epi32(31));
+    const __m512i lo_word = _mm512_permutexvar_epi32(word, block);
+    const __m512i hi_word =
+        _mm512_permutexvar_epi32(_mm512_add_epi32(word, _mm512_set1_epi32(1)), block);
+    const __m512i v =
+        _mm512_or_si512(_mm512_srlv_epi32(lo_word, shift),
+                        _mm512_sllv_epi32(hi_word, _mm512_sub_epi32(_mm512_set1_epi32(32), shift)));
+    const __m512i q = _mm512_and_si512(v, s->ones);
+    return _mm512_add_ps(s->lo, _mm512_mul_ps(_mm512_cvtepi32_ps(q), s->step));
+#elif defined(OSSAI_ISA_AVX2)
+    /* the (at most 8 x 23 + 7 bits of) values in one register, read from
+     * their first byte by whole 32-bit words inside the bits (their padding
+     * holds every word a value touches); each value from the two words it
+     * spans */
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const uint8_t *p = bits + (bit >> 3);
+    const __m256i inside =
+        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)((size_t)(bits_end - p) / 4u)), lane);
+    const __m256i block = _mm256_maskload_epi32((const int *)(const void *)p, inside);
+    const __m256i at = _mm256_add_epi32(s->before, _mm256_set1_epi32((int)(bit & 7u)));
+    const __m256i word = _mm256_srli_epi32(at, 5);
+    const __m256i shift = _mm256_and_si256(at, _mm256_set1_epi32(31));
+    const __m256i lo_word = _mm256_permutevar8x32_epi32(block, word);
+    const __m256i hi_word =
+        _mm256_permutevar8x32_epi32(block, _mm256_add_epi32(word, _mm256_set1_epi32(1)));
+    const __m256i v =
+        _mm256_or_si256(_mm256_srlv_epi32(lo_word, shift),
+                        _mm256_sllv_epi32(hi_word, _mm256_sub_epi32(_mm256_set1_epi32(32), shift)));
+    const __m256i q = _mm256_and_si256(v, s->ones);
+    return _mm256_add_ps(s->lo, _mm256_mul_ps(_mm256_cvtepi32_ps(q), s->step));
+#else
+    (void)bits_end;
+    LANE_ALIGN float x[LANE_V] = {0};
+    const pk_cursor *c = &s->at;
+    for (int i = 0; i < s->n; ++i) {
+        const uint32_t w = c->width[i];
+        float lo, step;
+        ossai_pack_range(c->mins[i], c->exts[i], c->smin ? c->smin[i] : 0u,
+                         c->sext ? c->sext[i] : 255u, w, &lo, &step);
+        x[i] = ossai_pack_value(lo, step, ossai_pack_read(bits, bit, w));
+        bit += w;
+    }
+    return v_load(x);
+#endif
+}
+
+/* Moves cursor c past the n values of setup s. */
+static inline void pk_cursor_skip(pk_cursor *c, const pk_setup *s, int n)
+{
+    c->width += n;
+    if (c->smin)
+        c->smin += n, c->sext += n;
+    c->mins += n;
+    c->exts += n;
+    c->bit += s->run;
+}
+
+
+/* Cursors at the first value of frames f0 and f0 + 1 (f0 again for a
+ * one-frame clip) of a compressed clip with values; returns whether both
+ * are in one segment (b then shares a's widths and ranges). */
+static inline int pk_cursors_at(const ossa_clip *clip, uint32_t f0, pk_cursor *a, pk_cursor *b)
+{
+    const ossai_packed_block *blk = &ossai_clip_packed_header(clip)->block;
+    const uint32_t f1 = clip->frame_count > 1 ? f0 + 1 : f0;
+    const ossai_packed_frame fr[2] = {ossai_packed_frame_at(clip, blk, f0),
+                                      ossai_packed_frame_at(clip, blk, f1)};
+    const float *mins = (const float *)(const void *)((const char *)clip + blk->ranges_offset);
+    pk_cursor *cur[2] = {a, b};
+    for (int f = 0; f < 2; ++f) {
+        cur[f]->width = fr[f].width;
+        cur[f]->smin = fr[f].smin;
+        cur[f]->sext = fr[f].sext;
+        cur[f]->mins = mins;
+        cur[f]->exts = mins + blk->component_count;
+        cur[f]->bit = fr[f].bit;
+    }
+    return (f0 >> blk->segment_shift) == (f1 >> blk->segment_shift);
 }
 
 #endif /* OSSA_PACKED_LANES_H */

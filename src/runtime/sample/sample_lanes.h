@@ -30,5 +30,9 @@ typedef struct ossai_lane_sample_args {
 OSSAI_SIMD_DECLARE(void, ossai_sample_kernel, (const ossai_lane_sample_args *args));
 /* A batch with at least one compressed clip (sample/packed_kernels.c). */
 OSSAI_SIMD_DECLARE(void, ossai_packed_kernel, (const ossai_lane_sample_args *args));
+/* Its lanes [lc, lc + LANE_V) clip by clip (sample/packed_group_kernels.c);
+ * stream: the rows with non-temporal stores, not fenced. */
+OSSAI_SIMD_DECLARE(void, ossai_packed_group_lanes,
+                   (const ossai_lane_sample_args *args, int lc, bool stream));
 
 #endif /* OSSA_SAMPLE_LANES_H */

@@ -1,0 +1,416 @@
+/* packed_group_kernels.c - compressed lanes sampled clip by clip: for a
+ * batch whose lanes play few clips (packed_kernels.c chooses). Each lane's
+ * values of both frames are decoded straight from the packed bits, LANE_V
+ * values at a time, and transposed, so that row r holds value r of every
+ * lane. The lanes that play one clip (a group) agree on what each value is
+ * - which track of which joint - so a group's rows go straight to their
+ * joint, and each joint is interpolated once, on whole vectors, with
+ * packed_math.h's arithmetic operation for operation (the reference
+ * decoder's bits, on every path). Raw lanes in the batch are sampled as the
+ * raw kernel does (sample/sample_lane.h). Compiled once per instruction set
+ * (core/simd.h). */
+#include <string.h>
+
+#include "sample/packed_clip.h"
+#include "sample/packed_lanes.h"
+#include "sample/sample_lane.h"
+
+#define CHUNK ((int)OSSAI_CHUNK)
+
+/* The most values a chunk animates: 16 joints x (3 tracks x 3 + a w). */
+#define CHUNK_VALUES (CHUNK * 10)
+
+/* The values of one lane decoded at a time, per frame: those of a run of
+ * chunks (a window) that holds at most this many, and at least one chunk.
+ * A clip of up to this many values is decoded in one window. */
+#define WINDOW CHUNK_VALUES
+
+/* One clip of the batch and the lanes that play it. */
+typedef struct group {
+    const ossa_clip *clip;
+    const uint16_t *masks;
+    const float *constants; /* the next chunk's first constant */
+    const uint8_t *bits, *bits_end;
+    vm lanes;
+    uint32_t bits_of; /* the lanes, bit l for lane l */
+    uint32_t chunks;  /* u16 per mask row */
+    uint32_t k;       /* the next chunk's first value, counted in the window */
+    int full_row, steps;
+    /* the chunk in hand: its masks (per kind animated, constant, held; the
+     * full rotations) and per kind its first value, values per component,
+     * first constant and constants per component */
+    uint32_t any, am[OSSAI_KINDS], cm[OSSAI_KINDS], sm[OSSAI_KINDS], fm;
+    uint32_t kk[OSSAI_KINDS], na[OSSAI_KINDS], nc[OSSAI_KINDS];
+    const float *kc[OSSAI_KINDS];
+} group;
+
+static void group_begin(group *g, const ossa_clip *clip)
+{
+    const ossai_clip_packed *p = ossai_clip_packed_header(clip);
+    g->clip = clip;
+    g->masks = (const uint16_t *)(const void *)((const char *)clip + p->masks_offset);
+    g->constants = (const float *)(const void *)((const char *)clip + p->constants_offset);
+    g->bits = (const uint8_t *)clip + p->block.bits_offset;
+    g->bits_end = g->bits + p->block.bits_bytes;
+    g->chunks = clip->joint_stride / OSSAI_CHUNK;
+    g->steps = (clip->flags & OSSAI_CLIP_HAS_STEP) != 0;
+    g->full_row =
+        (clip->flags & OSSAI_CLIP_FULL_ROTATIONS) ? (int)ossai_mask_full_row(clip->flags) : -1;
+    g->bits_of = 0;
+}
+
+static inline uint32_t group_full(const group *g, uint32_t chunk)
+{
+    return g->full_row >= 0 ? g->masks[(uint32_t)g->full_row * g->chunks + chunk] : 0u;
+}
+
+/* The values a chunk of the group's clip stores per frame. */
+static uint32_t group_values(const group *g, uint32_t chunk)
+{
+    const uint16_t *m = g->masks + chunk;
+    const uint32_t s = g->chunks;
+    return 3u * (uint32_t)(pk_popcount(m[0]) + pk_popcount(m[s]) + pk_popcount(m[2 * s])) +
+           (uint32_t)pk_popcount(group_full(g, chunk));
+}
+
+/* Makes `chunk` the group's chunk in hand; the group moves past it. */
+static void group_chunk(group *g, uint32_t chunk)
+{
+    const uint32_t s = g->chunks;
+    const uint16_t *m = g->masks + chunk;
+    uint32_t any = 0;
+    g->fm = group_full(g, chunk);
+    for (int kind = 0; kind < OSSAI_KINDS; ++kind) {
+        const uint32_t am = m[(OSSAI_MASK_ANIM + kind) * s];
+        const uint32_t cm = m[(OSSAI_MASK_CONST + kind) * s];
+        g->am[kind] = am;
+        g->cm[kind] = cm;
+        g->sm[kind] = g->steps ? m[(OSSAI_MASK_STEP + kind) * s] : 0u;
+        g->na[kind] = (uint32_t)pk_popcount(am);
+        g->nc[kind] = (uint32_t)pk_popcount(cm);
+        g->kk[kind] = g->k;
+        g->kc[kind] = g->constants;
+        g->k += 3u * g->na[kind] + (kind == OSSAI_KIND_R ? (uint32_t)pk_popcount(g->fm) : 0u);
+        g->constants += (kind == OSSAI_KIND_R ? 4u : 3u) * g->nc[kind];
+        any |= am | cm;
+    }
+    g->any = any;
+}
+
+/* Where a lane decodes its next values: a cursor in each of its two frames
+ * (the second follows the first's widths when both are in one segment). */
+typedef struct lane_cursor {
+    pk_cursor a, b;
+    int same;
+} lane_cursor;
+
+/* Group gr's track of `kind` at joint bit `bit` into the rows ra (frame a)
+ * and rb (frame b) of its lanes: the decoded rows where it animates (and
+ * its lanes into anim, step, full), its constant where it holds still. */
+static inline __attribute__((always_inline)) void
+group_take(const group *gr, int kind, uint32_t bit, const float (*ta)[LANE_V],
+           const float (*tb)[LANE_V], vf ra[OSSAI_POSE_C], vf rb[OSSAI_POSE_C],
+           uint32_t anim[OSSAI_KINDS], uint32_t step[OSSAI_KINDS], uint32_t *full)
+{
+    const int base = kind == OSSAI_KIND_T ? OSSAI_TX : kind == OSSAI_KIND_R ? OSSAI_QX : OSSAI_SX;
+    const uint32_t below = bit - 1u;
+    if (gr->am[kind] & bit) {
+        const uint32_t na = gr->na[kind];
+        const uint32_t k = gr->kk[kind] + (uint32_t)pk_popcount(gr->am[kind] & below);
+        for (int c = 0; c < 3; ++c) {
+            ra[base + c] = v_select(gr->lanes, v_load(ta[k + (uint32_t)c * na]), ra[base + c]);
+            rb[base + c] = v_select(gr->lanes, v_load(tb[k + (uint32_t)c * na]), rb[base + c]);
+        }
+        anim[kind] |= gr->bits_of;
+        if (gr->sm[kind] & bit)
+            step[kind] |= gr->bits_of;
+        if (kind == OSSAI_KIND_R && (gr->fm & bit)) {
+            const uint32_t kw = gr->kk[kind] + 3u * na + (uint32_t)pk_popcount(gr->fm & below);
+            ra[base + 3] = v_select(gr->lanes, v_load(ta[kw]), ra[base + 3]);
+            rb[base + 3] = v_select(gr->lanes, v_load(tb[kw]), rb[base + 3]);
+            *full |= gr->bits_of;
+        }
+    } else if (gr->cm[kind] & bit) {
+        const uint32_t nc = gr->nc[kind];
+        const float *cp = gr->kc[kind] + pk_popcount(gr->cm[kind] & below);
+        for (int c = 0; c < (kind == OSSAI_KIND_R ? 4 : 3); ++c)
+            ra[base + c] = v_select(gr->lanes, v_set1(cp[(uint32_t)c * nc]), ra[base + c]);
+    }
+}
+
+/* ossai_pack_rotation_w and ossai_pack_rotation, lane by lane: rotations a
+ * and b relative to the rest rotation r (w rebuilt from x y z, except in
+ * the lanes of `full`, which stored it), their shortest-arc lerp at t after
+ * r, normalised, into q. */
+static inline void rotation(vf a[4], vf b[4], const vf r[4], uint32_t full, vf t, vf q[4])
+{
+    const vf one = v_set1(1.0f);
+    for (int f = 0; f < 2; ++f) {
+        vf *x = f ? b : a;
+        vf d = v_mul(x[0], x[0]);
+        d = v_add(d, v_mul(x[1], x[1]));
+        d = v_add(d, v_mul(x[2], x[2]));
+        const vf w = v_sqrt(v_max(v_sub(one, d), v_zero()));
+        x[3] = full ? v_select(pk_mask(full), x[3], w) : w;
+    }
+    vf d = v_mul(a[0], b[0]);
+    for (int c = 1; c < 4; ++c)
+        d = v_add(d, v_mul(a[c], b[c]));
+    const vm flip = v_lt(d, v_zero());
+    vf m[4], rq[4];
+    for (int c = 0; c < 4; ++c)
+        m[c] = v_add(a[c], v_mul(v_sub(v_negate_where(b[c], flip), a[c]), t));
+    rq[0] = v_add(v_mul(r[3], m[0]), v_mul(r[0], m[3]));
+    rq[0] = v_add(rq[0], v_mul(r[1], m[2]));
+    rq[0] = v_sub(rq[0], v_mul(r[2], m[1]));
+    rq[1] = v_sub(v_mul(r[3], m[1]), v_mul(r[0], m[2]));
+    rq[1] = v_add(rq[1], v_mul(r[1], m[3]));
+    rq[1] = v_add(rq[1], v_mul(r[2], m[0]));
+    rq[2] = v_add(v_mul(r[3], m[2]), v_mul(r[0], m[1]));
+    rq[2] = v_sub(rq[2], v_mul(r[1], m[0]));
+    rq[2] = v_add(rq[2], v_mul(r[2], m[3]));
+    rq[3] = v_sub(v_mul(r[3], m[3]), v_mul(r[0], m[0]));
+    rq[3] = v_sub(rq[3], v_mul(r[1], m[1]));
+    rq[3] = v_sub(rq[3], v_mul(r[2], m[2]));
+    vf len2 = v_mul(rq[0], rq[0]);
+    for (int c = 1; c < 4; ++c)
+        len2 = v_add(len2, v_mul(rq[c], rq[c]));
+    const vm ok = v_and_m(v_gt(len2, v_zero()), v_lt(len2, v_set1(INFINITY)));
+    const vf inv = v_div(one, v_sqrt(len2));
+    for (int c = 0; c < 4; ++c)
+        q[c] = v_select(ok, v_mul(rq[c], inv), c == 3 ? one : v_zero());
+}
+
+/* What a batch's joints are assembled from: the groups, the window's
+ * transposed values of both frames, the raw lanes' rows of the chunk in
+ * hand, and per lane the interpolation factor and a held track's. */
+typedef struct batch {
+    group *groups;
+    int group_count;
+    const float (*ta)[LANE_V], (*tb)[LANE_V];
+    /* [joint / LANE_V][component][joint % LANE_V]: lanes, or NULL */
+    const float (*raw)[OSSAI_POSE_C][LANE_V][LANE_V];
+    vm raw_lanes;
+    vf t, held;
+} batch;
+
+/* Joint j (jj in its chunk): frame a's and b's rows gathered from the
+ * groups over the rest pose, interpolated where a lane animates, and its
+ * ten rows written to out (rows `stride` floats apart). */
+static void joint_rows(const batch *bt, const ossa_transform *rest, int j, int jj, float *out,
+                       size_t stride, bool stream)
+{
+    static const ossa_transform identity = {{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}};
+    const float *r0 = rest ? &rest[j].translation.x : &identity.translation.x;
+    vf ra[OSSAI_POSE_C], rb[OSSAI_POSE_C];
+    for (int c = 0; c < OSSAI_POSE_C; ++c)
+        ra[c] = rb[c] = v_set1(r0[c]);
+    uint32_t anim[OSSAI_KINDS] = {0, 0, 0}, step[OSSAI_KINDS] = {0, 0, 0}, full = 0;
+    const uint32_t bit = 1u << jj;
+    for (int g = 0; g < bt->group_count; ++g) {
+        const group *gr = &bt->groups[g];
+        if (!(gr->any & bit))
+            continue;
+        group_take(gr, OSSAI_KIND_T, bit, bt->ta, bt->tb, ra, rb, anim, step, &full);
+        group_take(gr, OSSAI_KIND_R, bit, bt->ta, bt->tb, ra, rb, anim, step, &full);
+        group_take(gr, OSSAI_KIND_S, bit, bt->ta, bt->tb, ra, rb, anim, step, &full);
+    }
+    const vf one = v_set1(1.0f);
+    for (int kind = OSSAI_KIND_T; kind <= OSSAI_KIND_S; kind += OSSAI_KIND_S - OSSAI_KIND_T) {
+        if (!anim[kind])
+            continue;
+        const int base = kind == OSSAI_KIND_T ? OSSAI_TX : OSSAI_SX;
+        const vf t = step[kind] ? v_select(pk_mask(step[kind]), bt->held, bt->t) : bt->t;
+        const vf u = v_sub(one, t);
+        const vm lanes = pk_mask(anim[kind]);
+        /* ossai_pack_lerp */
+        for (int c = 0; c < 3; ++c)
+            ra[base + c] = v_select(
+                lanes, v_add(v_mul(ra[base + c], u), v_mul(rb[base + c], t)), ra[base + c]);
+    }
+    if (anim[OSSAI_KIND_R]) {
+        const vf t = step[OSSAI_KIND_R] ? v_select(pk_mask(step[OSSAI_KIND_R]), bt->held, bt->t)
+                                        : bt->t;
+        vf qa[4], qb[4], r[4], q[4];
+        for (int c = 0; c < 4; ++c) {
+            qa[c] = ra[OSSAI_QX + c];
+            qb[c] = rb[OSSAI_QX + c];
+            r[c] = v_set1(r0[OSSAI_QX + c]);
+        }
+        rotation(qa, qb, r, full, t, q);
+        const vm lanes = pk_mask(anim[OSSAI_KIND_R]);
+        for (int c = 0; c < 4; ++c)
+            ra[OSSAI_QX + c] = v_select(lanes, q[c], ra[OSSAI_QX + c]);
+    }
+    if (bt->raw)
+        for (int c = 0; c < OSSAI_POSE_C; ++c)
+            ra[c] = v_select(bt->raw_lanes, v_load(bt->raw[jj / LANE_V][c][jj % LANE_V]), ra[c]);
+    if (stream)
+        for (int c = 0; c < OSSAI_POSE_C; ++c)
+            v_stream(out + (size_t)c * stride, ra[c]);
+    else
+        for (int c = 0; c < OSSAI_POSE_C; ++c)
+            v_store(out + (size_t)c * stride, ra[c]);
+}
+
+/* The raw lanes' rows of joints j0 .. j0 + CHUNK: each raw lane sampled
+ * into its row of a tile per LANE_V joints (sample_lane; the other lanes'
+ * rows hold zeros), then each component's tile transposed in place. */
+static void raw_rows(const ossai_lane_sample_args *a, int lc, int j0,
+                     float tiles[CHUNK / LANE_V][OSSAI_POSE_C][LANE_V][LANE_V])
+{
+    for (int v0 = 0; v0 < CHUNK && j0 + v0 < a->joint_count; v0 += LANE_V) {
+        float(*tile)[LANE_V][LANE_V] = tiles[v0 / LANE_V];
+        for (int l = 0; l < LANE_V; ++l)
+            if (!a->packed[lc + l])
+                sample_lane(a, lc + l, j0 + v0, tile, l);
+        for (int c = 0; c < OSSAI_POSE_C; ++c) {
+            vf r[LANE_V];
+            for (int l = 0; l < LANE_V; ++l)
+                r[l] = v_load(tile[c][l]);
+            v_transpose(r);
+            for (int j = 0; j < LANE_V; ++j)
+                v_store(tile[c][j], r[j]);
+        }
+    }
+}
+
+void OSSAI_ISA_NAME(ossai_packed_group_lanes)(const ossai_lane_sample_args *a, int lc, bool stream)
+{
+    group groups[LANE_V];
+    int group_of[LANE_V], ng = 0;
+    uint32_t raw_bits = 0;
+    lane_cursor cursors[LANE_V];
+    for (int l = 0; l < LANE_V; ++l) {
+        const ossa_clip *clip = a->packed[lc + l];
+        if (!clip) {
+            raw_bits |= 1u << l;
+            group_of[l] = -1;
+            continue;
+        }
+        int g = 0;
+        while (g < ng && groups[g].clip != clip)
+            ++g;
+        if (g == ng)
+            group_begin(&groups[ng++], clip);
+        groups[g].bits_of |= 1u << l;
+        group_of[l] = g;
+        if (ossai_clip_packed_header(clip)->block.component_count)
+            cursors[l].same = pk_cursors_at(clip, a->frame[lc + l], &cursors[l].a, &cursors[l].b);
+    }
+    for (int g = 0; g < ng; ++g)
+        groups[g].lanes = pk_mask(groups[g].bits_of);
+    /* the decoding order: lanes whose two frames are in one segment of one
+     * clip side by side (they share a setup), sorted by where that
+     * segment's widths are */
+    int order[LANE_V], no = 0;
+    for (int l = 0; l < LANE_V; ++l) {
+        const uint8_t *key = group_of[l] >= 0 && cursors[l].same ? cursors[l].a.width : NULL;
+        int i = no++;
+        for (; i > 0; --i) {
+            const int m = order[i - 1];
+            const uint8_t *mk = group_of[m] >= 0 && cursors[m].same ? cursors[m].a.width : NULL;
+            if ((uintptr_t)mk <= (uintptr_t)key)
+                break;
+            order[i] = m;
+        }
+        order[i] = l;
+    }
+    /* the window's values, LANE_V rows at a time (a row past the lane's
+     * values holds zeros) */
+    LANE_ALIGN float ta[WINDOW + LANE_V][LANE_V], tb[WINDOW + LANE_V][LANE_V];
+    LANE_ALIGN float raw[CHUNK / LANE_V][OSSAI_POSE_C][LANE_V][LANE_V];
+    LANE_ALIGN float alpha[LANE_V], held[LANE_V];
+    for (int l = 0; l < LANE_V; ++l) {
+        alpha[l] = a->alpha[lc + l];
+        held[l] = ossai_step_alpha(alpha[l]);
+    }
+    batch bt;
+    bt.groups = groups;
+    bt.group_count = ng;
+    bt.ta = (const float(*)[LANE_V])ta;
+    bt.tb = (const float(*)[LANE_V])tb;
+    bt.raw = raw_bits ? (const float(*)[OSSAI_POSE_C][LANE_V][LANE_V])raw : NULL;
+    bt.raw_lanes = pk_mask(raw_bits);
+    bt.t = v_load(alpha);
+    bt.held = v_load(held);
+    const int joints = a->joint_count;
+    const uint32_t chunks = (uint32_t)(joints + CHUNK - 1) / OSSAI_CHUNK;
+    const size_t stride = (size_t)a->width;
+    for (uint32_t c0 = 0, c1; c0 < chunks; c0 = c1) {
+        /* the window: chunks c0 .. c1 whose values fit in every group */
+        uint32_t size[LANE_V] = {0}, most = 0;
+        for (c1 = c0; c1 < chunks; ++c1) {
+            uint32_t grown[LANE_V], fits = 1;
+            for (int g = 0; g < ng; ++g) {
+                grown[g] = size[g] + group_values(&groups[g], c1);
+                fits &= grown[g] <= WINDOW;
+            }
+            if (!fits && c1 > c0)
+                break;
+            for (int g = 0; g < ng; ++g) {
+                size[g] = grown[g];
+                most = size[g] > most ? size[g] : most;
+            }
+        }
+        for (uint32_t k0 = 0; k0 < most; k0 += LANE_V) {
+            vf ra[LANE_V], rb[LANE_V];
+            pk_setup shared;
+            memset(&shared, 0, sizeof shared); /* made before its first use */
+            const uint8_t *shared_at = NULL;
+            for (int i = 0; i < LANE_V; ++i) {
+                const int l = order[i];
+                const uint32_t n = group_of[l] < 0 ? 0u : size[group_of[l]];
+                if (n <= k0) {
+                    ra[l] = rb[l] = v_zero();
+                    continue;
+                }
+                const group *g = &groups[group_of[l]];
+                const int count = n - k0 < (uint32_t)LANE_V ? (int)(n - k0) : LANE_V;
+                lane_cursor *cu = &cursors[l];
+                if (cu->same) {
+                    /* lanes in one segment of one clip share a setup */
+                    if (cu->a.width != shared_at) {
+                        pk_setup_make(&shared, &cu->a, count);
+                        shared_at = cu->a.width;
+                    }
+                    ra[l] = pk_frame(&shared, g->bits, g->bits_end, cu->a.bit);
+                    rb[l] = pk_frame(&shared, g->bits, g->bits_end, cu->b.bit);
+                    pk_cursor_skip(&cu->a, &shared, count);
+                    cu->b.bit += shared.run;
+                } else {
+                    pk_setup sa, sb;
+                    pk_setup_make(&sa, &cu->a, count);
+                    pk_setup_make(&sb, &cu->b, count);
+                    ra[l] = pk_frame(&sa, g->bits, g->bits_end, cu->a.bit);
+                    rb[l] = pk_frame(&sb, g->bits, g->bits_end, cu->b.bit);
+                    pk_cursor_skip(&cu->a, &sa, count);
+                    pk_cursor_skip(&cu->b, &sb, count);
+                }
+            }
+            v_transpose(ra);
+            v_transpose(rb);
+            for (int k = 0; k < LANE_V; ++k) {
+                v_store(ta[k0 + (uint32_t)k], ra[k]);
+                v_store(tb[k0 + (uint32_t)k], rb[k]);
+            }
+        }
+        for (int g = 0; g < ng; ++g)
+            groups[g].k = 0;
+        for (uint32_t chunk = c0; chunk < c1; ++chunk) {
+            const int j0 = (int)chunk * CHUNK;
+            for (int g = 0; g < ng; ++g)
+                group_chunk(&groups[g], chunk);
+            if (raw_bits) {
+                /* rows of lanes that are not raw: zeros, selected away */
+                memset(raw, 0, sizeof raw);
+                raw_rows(a, lc, j0, raw);
+            }
+            const int jn = joints - j0 < CHUNK ? joints - j0 : CHUNK;
+            for (int jj = 0; jj < jn; ++jj)
+                joint_rows(&bt, a->rest, j0 + jj, jj,
+                           a->output + (size_t)(j0 + jj) * OSSAI_POSE_C * stride + lc, stride,
+                           stream);
+        }
+    }
+}
