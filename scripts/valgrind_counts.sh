@@ -59,7 +59,10 @@ fi
 [ -x "$ossa" ] || { echo "valgrind_counts: no ossa executable at $ossa" >&2; exit 1; }
 # cache_option NAME TYPE LEVEL: --NAME=bytes,ways,line of the cpu0 cache of
 # this type (Data, Instruction, Unified) at this level (0: the highest level);
-# nothing when sysfs does not describe it.
+# nothing when sysfs does not describe it. Cachegrind needs a power-of-two
+# number of sets: a cache with another count (a 260 MiB, 20-way L3 has
+# 212,992) is modelled with the largest such count below it, its ways and
+# line kept (160 MiB there), and says so on stderr.
 cache_option() {
     local best="" level=0 d
     for d in /sys/devices/system/cpu/cpu0/cache/index*; do
@@ -81,6 +84,12 @@ cache_option() {
     *K) size=$(( ${size%K} * 1024 )) ;;
     *M) size=$(( ${size%M} * 1024 * 1024 )) ;;
     esac
+    local sets=$(( size / (ways * line) )) pow=1
+    while [ $(( pow * 2 )) -le "$sets" ]; do pow=$(( pow * 2 )); done
+    if [ "$pow" -ne "$sets" ]; then
+        echo "valgrind_counts: $1 of $size bytes has $sets sets; modelled with $pow ($(( pow * ways * line )) bytes)" >&2
+        size=$(( pow * ways * line ))
+    fi
     echo "--$1=$size,$ways,$line"
 }
 if [ -z "${CACHES:-}" ]; then
