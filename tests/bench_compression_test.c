@@ -2,6 +2,7 @@
  * it names what it could not read, exits with 1, and gives no verdict from
  * the clips it did not measure (it once printed "met" for the error bound
  * of no clips at all, and ratios of 0 bytes as nan). */
+#define _POSIX_C_SOURCE 200809L /* fileno, dup, dup2 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
