@@ -138,49 +138,6 @@ group_take(const group *gr, int kind, uint32_t bit, const float (*ta)[LANE_V],
     }
 }
 
-/* ossai_pack_rotation_w and ossai_pack_rotation, lane by lane: rotations a
- * and b relative to the rest rotation r (w rebuilt from x y z, except in
- * the lanes of `full`, which stored it), their shortest-arc lerp at t after
- * r, normalised, into q. */
-static inline void rotation(vf a[4], vf b[4], const vf r[4], uint32_t full, vf t, vf q[4])
-{
-    const vf one = v_set1(1.0f);
-    for (int f = 0; f < 2; ++f) {
-        vf *x = f ? b : a;
-        vf d = v_mul(x[0], x[0]);
-        d = v_add(d, v_mul(x[1], x[1]));
-        d = v_add(d, v_mul(x[2], x[2]));
-        const vf w = v_sqrt(v_max(v_sub(one, d), v_zero()));
-        x[3] = full ? v_select(pk_mask(full), x[3], w) : w;
-    }
-    vf d = v_mul(a[0], b[0]);
-    for (int c = 1; c < 4; ++c)
-        d = v_add(d, v_mul(a[c], b[c]));
-    const vm flip = v_lt(d, v_zero());
-    vf m[4], rq[4];
-    for (int c = 0; c < 4; ++c)
-        m[c] = v_add(a[c], v_mul(v_sub(v_negate_where(b[c], flip), a[c]), t));
-    rq[0] = v_add(v_mul(r[3], m[0]), v_mul(r[0], m[3]));
-    rq[0] = v_add(rq[0], v_mul(r[1], m[2]));
-    rq[0] = v_sub(rq[0], v_mul(r[2], m[1]));
-    rq[1] = v_sub(v_mul(r[3], m[1]), v_mul(r[0], m[2]));
-    rq[1] = v_add(rq[1], v_mul(r[1], m[3]));
-    rq[1] = v_add(rq[1], v_mul(r[2], m[0]));
-    rq[2] = v_add(v_mul(r[3], m[2]), v_mul(r[0], m[1]));
-    rq[2] = v_sub(rq[2], v_mul(r[1], m[0]));
-    rq[2] = v_add(rq[2], v_mul(r[2], m[3]));
-    rq[3] = v_sub(v_mul(r[3], m[3]), v_mul(r[0], m[0]));
-    rq[3] = v_sub(rq[3], v_mul(r[1], m[1]));
-    rq[3] = v_sub(rq[3], v_mul(r[2], m[2]));
-    vf len2 = v_mul(rq[0], rq[0]);
-    for (int c = 1; c < 4; ++c)
-        len2 = v_add(len2, v_mul(rq[c], rq[c]));
-    const vm ok = v_and_m(v_gt(len2, v_zero()), v_lt(len2, v_set1(INFINITY)));
-    const vf inv = v_div(one, v_sqrt(len2));
-    for (int c = 0; c < 4; ++c)
-        q[c] = v_select(ok, v_mul(rq[c], inv), c == 3 ? one : v_zero());
-}
-
 /* What a batch's joints are assembled from: the groups, the window's
  * transposed values of both frames, the raw lanes' rows of the chunk in
  * hand, and per lane the interpolation factor and a held track's. */
@@ -237,7 +194,7 @@ static void joint_rows(const batch *bt, const ossa_transform *rest, int j, int j
             qb[c] = rb[OSSAI_QX + c];
             r[c] = v_set1(r0[OSSAI_QX + c]);
         }
-        rotation(qa, qb, r, full, t, q);
+        pk_rotation(qa, qb, r, pk_mask(full), t, q);
         const vm lanes = pk_mask(anim[OSSAI_KIND_R]);
         for (int c = 0; c < 4; ++c)
             ra[OSSAI_QX + c] = v_select(lanes, q[c], ra[OSSAI_QX + c]);

@@ -163,54 +163,20 @@ static void list_append(lane_state *l, rot_list *list, uint32_t am, uint32_t ful
  * vector by vector; the results replace frame a's x y z w. */
 static void list_run(rot_list *list)
 {
-    const vf one = v_set1(1.0f);
     /* the last vector's lanes past n: zeros, not stale values */
     for (int r = 0; r < L_ROWS; ++r)
         v_store(list->row[r] + list->n, v_zero());
     for (int i = 0; i < list->n; i += LANE_V) {
-        vf a[4], b[4], r[4];
+        vf a[4], b[4], r[4], q[4];
         for (int c = 0; c < 4; ++c) {
             a[c] = v_load(list->row[L_AX + c] + i);
             b[c] = v_load(list->row[L_BX + c] + i);
             r[c] = v_load(list->row[L_RX + c] + i);
         }
         const vm full = v_gt(v_load(list->row[L_FULL] + i), v_zero());
-        const vf t = v_load(list->row[L_T] + i);
-        for (int s = 0; s < 2; ++s) {
-            vf *x = s ? b : a;
-            vf d = v_mul(x[0], x[0]);
-            d = v_add(d, v_mul(x[1], x[1]));
-            d = v_add(d, v_mul(x[2], x[2]));
-            x[3] = v_select(full, x[3], v_sqrt(v_max(v_sub(one, d), v_zero())));
-        }
-        /* shortest-arc lerp, after the rest rotation, normalised */
-        vf d = v_mul(a[0], b[0]);
-        for (int c = 1; c < 4; ++c)
-            d = v_add(d, v_mul(a[c], b[c]));
-        const vm flip = v_lt(d, v_zero());
-        vf m[4], rq[4];
+        pk_rotation(a, b, r, full, v_load(list->row[L_T] + i), q);
         for (int c = 0; c < 4; ++c)
-            m[c] = v_add(a[c], v_mul(v_sub(v_negate_where(b[c], flip), a[c]), t));
-        rq[0] = v_add(v_mul(r[3], m[0]), v_mul(r[0], m[3]));
-        rq[0] = v_add(rq[0], v_mul(r[1], m[2]));
-        rq[0] = v_sub(rq[0], v_mul(r[2], m[1]));
-        rq[1] = v_sub(v_mul(r[3], m[1]), v_mul(r[0], m[2]));
-        rq[1] = v_add(rq[1], v_mul(r[1], m[3]));
-        rq[1] = v_add(rq[1], v_mul(r[2], m[0]));
-        rq[2] = v_add(v_mul(r[3], m[2]), v_mul(r[0], m[1]));
-        rq[2] = v_sub(rq[2], v_mul(r[1], m[0]));
-        rq[2] = v_add(rq[2], v_mul(r[2], m[3]));
-        rq[3] = v_sub(v_mul(r[3], m[3]), v_mul(r[0], m[0]));
-        rq[3] = v_sub(rq[3], v_mul(r[1], m[1]));
-        rq[3] = v_sub(rq[3], v_mul(r[2], m[2]));
-        vf len2 = v_mul(rq[0], rq[0]);
-        for (int c = 1; c < 4; ++c)
-            len2 = v_add(len2, v_mul(rq[c], rq[c]));
-        const vm ok = v_and_m(v_gt(len2, v_zero()), v_lt(len2, v_set1(INFINITY)));
-        const vf inv = v_div(one, v_sqrt(len2));
-        for (int c = 0; c < 4; ++c)
-            v_store(list->row[L_AX + c] + i,
-                    v_select(ok, v_mul(rq[c], inv), c == 3 ? one : v_zero()));
+            v_store(list->row[L_AX + c] + i, q[c]);
     }
 }
 
