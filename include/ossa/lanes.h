@@ -74,7 +74,9 @@ int ossa_lane_model_floats(int joint_count, int character_count, int width);
 
 /* ossa_sampling_job for lanes: each character plays its own clip at its own
  * playhead. Rotations are nlerped (shortest arc); at a key's time the result
- * is the key; STEP tracks hold. */
+ * is the key; STEP tracks hold. A run uses up to about 42 KiB of the calling
+ * thread's stack for a batch's scratch (AVX-512; about 20 KiB on AVX2, 11
+ * on the narrower paths): mind it in a job system with small stacks. */
 typedef struct ossa_lane_sampling_job {
     /* Clips the characters may play; all with the same joint count. */
     const ossa_clip *const *clips;
