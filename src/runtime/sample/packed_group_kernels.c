@@ -28,14 +28,10 @@
 /* One clip of the batch and the lanes that play it. */
 typedef struct group {
     const ossa_clip *clip;
-    const uint16_t *masks;
-    const float *constants; /* the next chunk's first constant */
-    const uint8_t *bits, *bits_end;
+    pk_clip c; /* its constants: the next chunk's first */
     vm lanes;
     uint32_t bits_of; /* the lanes, bit l for lane l */
-    uint32_t chunks;  /* u16 per mask row */
     uint32_t k;       /* the next chunk's first value, counted in the window */
-    int full_row, steps;
     /* the chunk in hand: its masks (per kind animated, constant, held; the
      * full rotations) and per kind its first value, values per component,
      * first constant and constants per component */
@@ -46,29 +42,21 @@ typedef struct group {
 
 static void group_begin(group *g, const ossa_clip *clip)
 {
-    const ossai_clip_packed *p = ossai_clip_packed_header(clip);
     g->clip = clip;
-    g->masks = (const uint16_t *)(const void *)((const char *)clip + p->masks_offset);
-    g->constants = (const float *)(const void *)((const char *)clip + p->constants_offset);
-    g->bits = (const uint8_t *)clip + p->block.bits_offset;
-    g->bits_end = g->bits + p->block.bits_bytes;
-    g->chunks = clip->joint_stride / OSSAI_CHUNK;
-    g->steps = (clip->flags & OSSAI_CLIP_HAS_STEP) != 0;
-    g->full_row =
-        (clip->flags & OSSAI_CLIP_FULL_ROTATIONS) ? (int)ossai_mask_full_row(clip->flags) : -1;
+    g->c = pk_clip_of(clip);
     g->bits_of = 0;
 }
 
 static inline uint32_t group_full(const group *g, uint32_t chunk)
 {
-    return g->full_row >= 0 ? g->masks[(uint32_t)g->full_row * g->chunks + chunk] : 0u;
+    return g->c.full_row >= 0 ? g->c.masks[(uint32_t)g->c.full_row * g->c.chunks + chunk] : 0u;
 }
 
 /* The values a chunk of the group's clip stores per frame. */
 static uint32_t group_values(const group *g, uint32_t chunk)
 {
-    const uint16_t *m = g->masks + chunk;
-    const uint32_t s = g->chunks;
+    const uint16_t *m = g->c.masks + chunk;
+    const uint32_t s = g->c.chunks;
     return 3u * (uint32_t)(pk_popcount(m[0]) + pk_popcount(m[s]) + pk_popcount(m[2 * s])) +
            (uint32_t)pk_popcount(group_full(g, chunk));
 }
@@ -76,8 +64,8 @@ static uint32_t group_values(const group *g, uint32_t chunk)
 /* Makes `chunk` the group's chunk in hand; the group moves past it. */
 static void group_chunk(group *g, uint32_t chunk)
 {
-    const uint32_t s = g->chunks;
-    const uint16_t *m = g->masks + chunk;
+    const uint32_t s = g->c.chunks;
+    const uint16_t *m = g->c.masks + chunk;
     uint32_t any = 0;
     g->fm = group_full(g, chunk);
     for (int kind = 0; kind < OSSAI_KINDS; ++kind) {
@@ -85,13 +73,13 @@ static void group_chunk(group *g, uint32_t chunk)
         const uint32_t cm = m[(OSSAI_MASK_CONST + kind) * s];
         g->am[kind] = am;
         g->cm[kind] = cm;
-        g->sm[kind] = g->steps ? m[(OSSAI_MASK_STEP + kind) * s] : 0u;
+        g->sm[kind] = g->c.steps ? m[(OSSAI_MASK_STEP + kind) * s] : 0u;
         g->na[kind] = (uint32_t)pk_popcount(am);
         g->nc[kind] = (uint32_t)pk_popcount(cm);
         g->kk[kind] = g->k;
-        g->kc[kind] = g->constants;
+        g->kc[kind] = g->c.constants;
         g->k += 3u * g->na[kind] + (kind == OSSAI_KIND_R ? (uint32_t)pk_popcount(g->fm) : 0u);
-        g->constants += (kind == OSSAI_KIND_R ? 4u : 3u) * g->nc[kind];
+        g->c.constants += (kind == OSSAI_KIND_R ? 4u : 3u) * g->nc[kind];
         any |= am | cm;
     }
     g->any = any;
@@ -273,6 +261,8 @@ void OSSAI_ISA_NAME(ossai_packed_group_lanes)(const ossai_lane_sample_args *a, i
         }
         order[i] = l;
     }
+    pk_setup shared; /* a setup lanes share; made before each first use */
+    memset(&shared, 0, sizeof shared);
     /* the window's values, LANE_V rows at a time (a row past the lane's
      * values holds zeros) */
     LANE_ALIGN float ta[WINDOW + LANE_V][LANE_V], tb[WINDOW + LANE_V][LANE_V];
@@ -312,8 +302,6 @@ void OSSAI_ISA_NAME(ossai_packed_group_lanes)(const ossai_lane_sample_args *a, i
         }
         for (uint32_t k0 = 0; k0 < most; k0 += LANE_V) {
             vf ra[LANE_V], rb[LANE_V];
-            pk_setup shared;
-            memset(&shared, 0, sizeof shared); /* made before its first use */
             const uint8_t *shared_at = NULL;
             for (int i = 0; i < LANE_V; ++i) {
                 const int l = order[i];
@@ -331,16 +319,16 @@ void OSSAI_ISA_NAME(ossai_packed_group_lanes)(const ossai_lane_sample_args *a, i
                         pk_setup_make(&shared, &cu->a, count);
                         shared_at = cu->a.width;
                     }
-                    ra[l] = pk_frame(&shared, g->bits, g->bits_end, cu->a.bit);
-                    rb[l] = pk_frame(&shared, g->bits, g->bits_end, cu->b.bit);
+                    ra[l] = pk_frame(&shared, g->c.bits, g->c.bits_end, cu->a.bit);
+                    rb[l] = pk_frame(&shared, g->c.bits, g->c.bits_end, cu->b.bit);
                     pk_cursor_skip(&cu->a, &shared, count);
                     cu->b.bit += shared.run;
                 } else {
                     pk_setup sa, sb;
                     pk_setup_make(&sa, &cu->a, count);
                     pk_setup_make(&sb, &cu->b, count);
-                    ra[l] = pk_frame(&sa, g->bits, g->bits_end, cu->a.bit);
-                    rb[l] = pk_frame(&sb, g->bits, g->bits_end, cu->b.bit);
+                    ra[l] = pk_frame(&sa, g->c.bits, g->c.bits_end, cu->a.bit);
+                    rb[l] = pk_frame(&sb, g->c.bits, g->c.bits_end, cu->b.bit);
                     pk_cursor_skip(&cu->a, &sa, count);
                     pk_cursor_skip(&cu->b, &sb, count);
                 }

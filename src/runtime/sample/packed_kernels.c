@@ -22,13 +22,10 @@
 /* ---- one lane of a compressed clip ---- */
 
 typedef struct lane_state {
-    const uint16_t *masks;
-    const float *constants;
-    const uint8_t *bits, *bits_end;
-    uint32_t chunks, ci; /* constants read so far */
-    int steps, same;     /* STEP rows present; both frames in one segment */
-    int full_row;        /* the full rotations' mask row, or -1 */
-    pk_cursor a, b;      /* at the next chunk's values */
+    pk_clip c;
+    uint32_t ci;    /* constants read so far */
+    int same;       /* both frames in one segment */
+    pk_cursor a, b; /* at the next chunk's values */
     /* the chunk in flight's rotations: masks, constants, first list entry */
     uint32_t r_anim, r_still;
     const float *r_const;
@@ -37,17 +34,9 @@ typedef struct lane_state {
 
 static void lane_begin(lane_state *l, const ossa_clip *clip, uint32_t f0)
 {
-    const ossai_clip_packed *p = ossai_clip_packed_header(clip);
-    const ossai_packed_block *b = &p->block;
-    l->masks = (const uint16_t *)(const void *)((const char *)clip + p->masks_offset);
-    l->constants = (const float *)(const void *)((const char *)clip + p->constants_offset);
-    l->bits = (const uint8_t *)clip + b->bits_offset;
-    l->bits_end = l->bits + b->bits_bytes;
-    l->chunks = clip->joint_stride / OSSAI_CHUNK;
+    l->c = pk_clip_of(clip);
     l->ci = 0;
-    l->steps = (clip->flags & OSSAI_CLIP_HAS_STEP) != 0;
-    l->full_row = (clip->flags & OSSAI_CLIP_FULL_ROTATIONS) ? (int)ossai_mask_full_row(clip->flags) : -1;
-    if (b->component_count)
+    if (ossai_clip_packed_header(clip)->block.component_count)
         l->same = pk_cursors_at(clip, f0, &l->a, &l->b);
 }
 
@@ -59,14 +48,14 @@ static void decode_chunk(lane_state *l, int count, float *va, float *vb)
         const int n = count - i < LANE_V ? count - i : LANE_V;
         pk_setup s;
         pk_setup_make(&s, &l->a, n);
-        v_store(va + i, pk_frame(&s, l->bits, l->bits_end, l->a.bit));
+        v_store(va + i, pk_frame(&s, l->c.bits, l->c.bits_end, l->a.bit));
         if (l->same) {
-            v_store(vb + i, pk_frame(&s, l->bits, l->bits_end, l->b.bit));
+            v_store(vb + i, pk_frame(&s, l->c.bits, l->c.bits_end, l->b.bit));
             l->b.bit += s.run;
         } else {
             pk_setup t;
             pk_setup_make(&t, &l->b, n);
-            v_store(vb + i, pk_frame(&t, l->bits, l->bits_end, l->b.bit));
+            v_store(vb + i, pk_frame(&t, l->c.bits, l->c.bits_end, l->b.bit));
             pk_cursor_skip(&l->b, &t, n);
         }
         pk_cursor_skip(&l->a, &s, n);
@@ -90,8 +79,8 @@ static uint32_t rest_kinds(const lane_state *l, uint32_t chunk)
 {
     uint32_t kinds = 0;
     for (int kind = 0; kind < OSSAI_KINDS; ++kind)
-        if (!(l->masks[(OSSAI_MASK_ANIM + kind) * l->chunks + chunk] |
-              l->masks[(OSSAI_MASK_CONST + kind) * l->chunks + chunk]))
+        if (!(l->c.masks[(OSSAI_MASK_ANIM + kind) * l->c.chunks + chunk] |
+              l->c.masks[(OSSAI_MASK_CONST + kind) * l->c.chunks + chunk]))
             kinds |= 1u << kind;
     return kinds;
 }
@@ -189,16 +178,16 @@ static void chunk_first(lane_state *l, uint32_t chunk, float alpha, uint32_t ski
                         const float rest[OSSAI_POSE_C][CHUNK], float out[OSSAI_POSE_C][CHUNK],
                         rot_list *list, float *va, float *vb)
 {
-    const uint32_t chunks = l->chunks;
-    const uint16_t *masks = l->masks + chunk;
+    const uint32_t chunks = l->c.chunks;
+    const uint16_t *masks = l->c.masks + chunk;
     uint32_t anim[3], still[3], step[3];
-    const uint32_t full = l->full_row >= 0 ? masks[(uint32_t)l->full_row * chunks] : 0u;
+    const uint32_t full = l->c.full_row >= 0 ? masks[(uint32_t)l->c.full_row * chunks] : 0u;
     const int nf = pk_popcount(full);
     int count = nf, na[3];
     for (int kind = 0; kind < OSSAI_KINDS; ++kind) {
         anim[kind] = masks[(OSSAI_MASK_ANIM + kind) * chunks];
         still[kind] = masks[(OSSAI_MASK_CONST + kind) * chunks];
-        step[kind] = l->steps ? masks[(OSSAI_MASK_STEP + kind) * chunks] : 0u;
+        step[kind] = l->c.steps ? masks[(OSSAI_MASK_STEP + kind) * chunks] : 0u;
         na[kind] = pk_popcount(anim[kind]);
         count += 3 * na[kind];
     }
@@ -208,7 +197,7 @@ static void chunk_first(lane_state *l, uint32_t chunk, float alpha, uint32_t ski
     const float *pa = va, *pb = vb;
     for (int kind = 0; kind < OSSAI_KINDS; ++kind) {
         const int nak = na[kind], nc = pk_popcount(still[kind]);
-        const float *cp = l->constants + l->ci; /* rows x y z (w) of the constant tracks */
+        const float *cp = l->c.constants + l->ci; /* rows x y z (w) of the constant tracks */
         if (kind == OSSAI_KIND_R) {
             l->r_anim = anim[kind];
             l->r_still = still[kind];

@@ -358,6 +358,32 @@ static inline void pk_cursor_skip(pk_cursor *c, const pk_setup *s, int n)
 }
 
 
+/* Where the parts of a compressed clip are, as the lane kernels read them:
+ * its mask rows (`chunks` u16 per row; the full rotations' row, or -1),
+ * its constants and its packed bits. */
+typedef struct pk_clip {
+    const uint16_t *masks;
+    const float *constants;
+    const uint8_t *bits, *bits_end;
+    uint32_t chunks;
+    int steps, full_row; /* STEP rows present; the full rotations' mask row */
+} pk_clip;
+
+static inline pk_clip pk_clip_of(const ossa_clip *clip)
+{
+    const ossai_clip_packed *p = ossai_clip_packed_header(clip);
+    pk_clip c;
+    c.masks = (const uint16_t *)(const void *)((const char *)clip + p->masks_offset);
+    c.constants = (const float *)(const void *)((const char *)clip + p->constants_offset);
+    c.bits = (const uint8_t *)clip + p->block.bits_offset;
+    c.bits_end = c.bits + p->block.bits_bytes;
+    c.chunks = clip->joint_stride / OSSAI_CHUNK;
+    c.steps = (clip->flags & OSSAI_CLIP_HAS_STEP) != 0;
+    c.full_row =
+        (clip->flags & OSSAI_CLIP_FULL_ROTATIONS) ? (int)ossai_mask_full_row(clip->flags) : -1;
+    return c;
+}
+
 /* Cursors at the first value of frames f0 and f0 + 1 (f0 again for a
  * one-frame clip) of a compressed clip with values; returns whether both
  * are in one segment (b then shares a's widths and ranges). */
