@@ -190,12 +190,7 @@ static void joint_rows(const batch *bt, const ossa_transform *rest, int j, int j
     if (bt->raw)
         for (int c = 0; c < OSSAI_POSE_C; ++c)
             ra[c] = v_select(bt->raw_lanes, v_load(bt->raw[jj / LANE_V][c][jj % LANE_V]), ra[c]);
-    if (stream)
-        for (int c = 0; c < OSSAI_POSE_C; ++c)
-            v_stream(out + (size_t)c * stride, ra[c]);
-    else
-        for (int c = 0; c < OSSAI_POSE_C; ++c)
-            v_store(out + (size_t)c * stride, ra[c]);
+    store_rows(out, stride, ra, OSSAI_POSE_C, stream);
 }
 
 /* The raw lanes' rows of joints j0 .. j0 + CHUNK: each raw lane sampled
