@@ -3,7 +3,9 @@
  * sampled by the lane job (the pose written to memory) and the library's
  * whole frame - beside the character's own clips raw (today's frame), with
  * the clip bytes in memory and the bytes each frame reads; then issue 10's
- * goals with verdicts from this run. */
+ * goals with verdicts from this run. The frame runs the crowd as it comes
+ * (its slots kept in clip order, crowd_order.c), and once more on
+ * compressed clips with its slots in spawn order (no_clip_order). */
 #include <stdio.h>
 #include <string.h>
 
@@ -12,9 +14,11 @@
 #include "frame_library.h"
 #include "goals.h"
 
-enum { S_RAW, S_PACKED, S_BASE, SCENES }; /* N raw, N compressed, the k clips raw */
+/* N raw, N compressed, the k clips raw; N compressed in a crowd without clip
+ * order (its frame only) */
+enum { S_RAW, S_PACKED, S_BASE, S_SPAWN, SCENES };
 enum { C_SAMPLE_RAW, C_SAMPLE_PACKED, C_SAMPLE_BASE, C_STREAM_RAW, C_STREAM_PACKED,
-       C_FRAME_RAW, C_FRAME_PACKED, C_FRAME_BASE, C_COUNT };
+       C_FRAME_RAW, C_FRAME_PACKED, C_FRAME_BASE, C_FRAME_SPAWN, C_COUNT };
 /* The report groups: sampling (its variants C_SAMPLE_RAW .. C_STREAM_PACKED)
  * and the whole frame. */
 static const int group_first[2] = {C_SAMPLE_RAW, C_FRAME_RAW};
@@ -27,19 +31,19 @@ static double ms(const bench_variant *v)
 
 static void print_memory(const frame_options *o, const frame_library *lib, const frame_scene *s)
 {
-    double per[SCENES], touched[SCENES];
-    for (int k = 0; k < SCENES; ++k)
+    double per[S_SPAWN], touched[S_SPAWN];
+    for (int k = 0; k < S_SPAWN; ++k)
         touched[k] = frame_library_touched(&s[k], &per[k]);
-    const double bytes[SCENES] = {(double)lib->bytes[LIB_RAW], (double)lib->bytes[LIB_PACKED],
+    const double bytes[S_SPAWN] = {(double)lib->bytes[LIB_RAW], (double)lib->bytes[LIB_PACKED],
                                   0.0};
     double base = 0.0;
     for (int i = 0; i < lib->base_count; ++i)
         base += (double)ossa_clip_bytes(lib->base[LIB_RAW][i]);
-    const double all[SCENES] = {bytes[S_RAW], bytes[S_PACKED], base};
+    const double all[S_SPAWN] = {bytes[S_RAW], bytes[S_PACKED], base};
     if (o->common.json) {
         printf(", \"memory\": [");
-        static const char *const names[SCENES] = {"raw", "compressed", "base raw"};
-        for (int k = 0; k < SCENES; ++k)
+        static const char *const names[S_SPAWN] = {"raw", "compressed", "base raw"};
+        for (int k = 0; k < S_SPAWN; ++k)
             printf("%s{\"clips\": \"%s\", \"clip_bytes\": %.0f, \"frame_touched_bytes\": %.0f, "
                    "\"sample_read_bytes\": %.1f}",
                    k ? ", " : "", names[k], all[k], touched[k], per[k]);
@@ -93,14 +97,24 @@ int frame_clips_run(const frame_options *o, const frame_character *c)
     frame_scene s[SCENES];
     memset(s, 0, sizeof s);
     const frame_character *views[SCENES] = {&lib.view[LIB_RAW], &lib.view[LIB_PACKED],
-                                            &lib.base_view[LIB_RAW]};
+                                            &lib.base_view[LIB_RAW], &lib.view[LIB_PACKED]};
     int made = 0, code = 0;
-    for (; !o->common.list && made < SCENES; ++made)
+    for (; !o->common.list && made < SCENES; ++made) {
+        const unsigned parts = made == S_SPAWN ? FRAME_CROWD : FRAME_STAGED | FRAME_CROWD;
         if (!frame_scene_init(&s[made], views[made], o->characters, o->skinned, o->common.threads,
-                              o->width, o->path, o->skin_format, FRAME_STAGED | FRAME_CROWD)) {
+                              o->width, o->path, o->skin_format, parts)) {
             code = 1;
             break;
         }
+        if (made == S_SPAWN) {
+            s[made].no_clip_order = true;
+            if (!frame_scene_reset_crowd(&s[made])) {
+                code = 1;
+                ++made;
+                break;
+            }
+        }
+    }
 #define VARIANT(id, name_, label_, run_, scene_)                                               \
     [id] = {.name = name_, .label = label_, .run = run_, .context = &s[scene_], .seed_ms = -1}
     bench_variant v[C_COUNT] = {
@@ -116,6 +130,8 @@ int frame_clips_run(const frame_options *o, const frame_character *c)
         VARIANT(C_FRAME_RAW, "frame-raw", "N raw clips", frame_crowd, S_RAW),
         VARIANT(C_FRAME_PACKED, "frame-compressed", "N compressed clips", frame_crowd, S_PACKED),
         VARIANT(C_FRAME_BASE, "frame-base", "the character's clips, raw", frame_crowd, S_BASE),
+        VARIANT(C_FRAME_SPAWN, "frame-compressed-spawn-order",
+                "N compressed clips, slots in spawn order", frame_crowd, S_SPAWN),
     };
 #undef VARIANT
     if (code == 0 && bench_run(v, C_COUNT, &o->common) == 0)

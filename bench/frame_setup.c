@@ -83,6 +83,7 @@ int frame_scene_reset_crowd(frame_scene *s)
     ossa_crowd_desc d = scene_crowd_desc(s->character, s->characters, s->skinned);
     d.width = s->width;
     d.path = s->path;
+    d.no_clip_order = s->no_clip_order;
     const size_t bytes = ossa_crowd_size(&d);
     if (!bytes) {
         cli_error("bench frame", "this character cannot make a crowd");

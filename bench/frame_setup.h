@@ -82,6 +82,7 @@ typedef struct frame_scene {
     /* the library's frame */
     void *crowd_memory;
     ossa_crowd *crowd;
+    bool no_clip_order; /* the crowd's (set, then frame_scene_reset_crowd) */
     crowd_runner runner;
     /* stage times of the frame variants; fused and crowd: summed over threads */
     frame_timing lanes_timing, reference_timing, fused_timing, crowd_timing;

@@ -177,6 +177,15 @@ typedef struct ossa_crowd_desc {
      * carry their characters through the world. true: placements stay
      * where the game puts them. */
     bool no_root_motion;
+    /* Clip order: ossa_crowd_begin_frame keeps the characters that are not
+     * skinned in order of the clips they play (clip_a, then clip_b), within
+     * the slots of their update interval and phase, so that a batch's lanes
+     * share few clips and the sampling job takes a compressed clip's lanes
+     * together (docs/crowd.md, "Clip order"). Their slots change when their
+     * clips do; entities, poses (by entity) and the skinned characters'
+     * slots (and so their vertices' place) do not. true: slots move only on
+     * spawn, despawn and the set_* calls that change a character's bucket. */
+    bool no_clip_order;
     /* IK's joints; NULL: no IK. A name the skeleton lacks is an error. */
     const ossa_crowd_ik_desc *ik;
 } ossa_crowd_desc;
@@ -457,6 +466,7 @@ typedef struct ossa_crowd_stats {
     float updates_per_frame; /* long-run average: sum of active / interval */
     int batches;             /* batches this frame */
     int lanes;               /* batches x width: updated / lanes is the lane fill */
+    int reordered;           /* slot swaps this frame made for clip order */
 } ossa_crowd_stats;
 
 ossa_crowd_stats ossa_crowd_get_stats(const ossa_crowd *crowd);

@@ -63,6 +63,7 @@ struct ossa_crowd {
     const ossa_clip **clips; /* clip_count */
     float *clip_duration;    /* clip_count; +inf for a one-frame clip */
     bool root_motion; /* !desc.no_root_motion */
+    bool clip_order;  /* !desc.no_clip_order (crowd_order.c) */
     int foot_count;
     int foot_joint[OSSA_CROWD_MAX_FEET];
     float foot_contact[OSSA_CROWD_MAX_FEET];
@@ -107,6 +108,8 @@ struct ossa_crowd {
     uint32_t *updates, *footfalls;
     crowd_column columns[CROWD_MAX_COLUMNS];
     int column_count;
+    /* crowd_order.c's sort keys and its second buffer: capacity each */
+    uint64_t *order_key, *order_tmp;
 
     /* skinning: the skin's joints and inverse binds (copied), and a palette
      * of skin_joint_count matrices for each slot below skinned_capacity
@@ -169,6 +172,11 @@ int ossai_crowd_move(ossa_crowd *c, int slot, int to);
  * gives one character to the emptiest when they differ by more than one.
  * Touches only interval buckets, never BUCKET_SKINNED or BUCKET_INACTIVE. */
 void ossai_crowd_rebalance(ossa_crowd *c, int interval);
+/* Puts the characters of each interval bucket in order of (clip_a, clip_b),
+ * keeping the order of those that play the same clips (BUCKET_SKINNED and
+ * BUCKET_INACTIVE keep theirs); returns the swaps it made. Nothing without
+ * clip_order (crowd_order.c). */
+int ossai_crowd_order_by_clip(ossa_crowd *c);
 /* ---- the frame's stages, called by crowd_update.c for one batch ---- */
 
 /* The stage hook, when one is set. */

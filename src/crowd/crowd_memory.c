@@ -164,6 +164,8 @@ static ossa_crowd *layout(carver *k, const ossa_crowd_desc *d)
     COLUMN(updates, 1);
     COLUMN(footfalls, 1);
 #undef COLUMN
+    x->order_key = carve(k, cap, sizeof *x->order_key);
+    x->order_tmp = carve(k, cap, sizeof *x->order_tmp);
     x->pose_stride = (int)pose_stride(joints);
     x->model = carve(k, cap * pose_stride(joints), sizeof *x->model);
     x->batch_capacity = (int)batches;
@@ -237,6 +239,7 @@ ossa_result ossa_crowd_init(ossa_crowd **out, void *memory, size_t bytes,
     c->width = desc->width ? desc->width : ossa_lane_width();
     c->path = desc->path;
     c->root_motion = !desc->no_root_motion;
+    c->clip_order = !desc->no_clip_order;
     c->parents = ossa_skeleton_parents(desc->skeleton);
     c->rest = ossa_skeleton_rest_pose(desc->skeleton);
     for (int i = 0; i < c->clip_count; ++i) {

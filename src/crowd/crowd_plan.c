@@ -44,6 +44,7 @@ ossa_result ossa_crowd_begin_frame(ossa_crowd *c, float dt_s, int *batch_count)
         return OSSA_ERR_BAD_VALUE;
     const int active = ossa_crowd_active_count(c);
     ossai_crowd_advance(c, dt_s, active);
+    c->stats.reordered = ossai_crowd_order_by_clip(c);
     plan(c);
     c->footfall_count = 0;
     c->event_count = 0;
