@@ -116,10 +116,12 @@ ossa_result ossa_lane_sampling_job_validate(const ossa_lane_sampling_job *job);
 ossa_result ossa_lane_sampling_job_run(const ossa_lane_sampling_job *job);
 /* Asks for the memory the job's run will read from its compressed clips
  * (each character's two frames and its clip's masks, ranges and constants)
- * without waiting for it, and returns: call it for the next job while this
- * one works, when the clips may not be in cache (a library of clips). The
- * crowd does it one batch ahead. Samples nothing, writes nothing; validates
- * as _run does and returns its result. */
+ * without waiting for it (software prefetches), and returns. Samples
+ * nothing, writes nothing; validates as _run does and returns its result.
+ * Measure before using it: on the machine of docs/measurements.md's ninth
+ * sitting, asking one batch ahead cost the crowd more than it saved, with
+ * clips in cache and with a library far larger than L2, so neither the
+ * crowd nor the job itself calls it. */
 ossa_result ossa_lane_sampling_job_prefetch(const ossa_lane_sampling_job *job);
 
 /* ---- stage 2: blend lane poses ---- */

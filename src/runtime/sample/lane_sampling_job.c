@@ -100,29 +100,22 @@ ossa_result ossa_lane_sampling_job_run(const ossa_lane_sampling_job *job)
         OSSAI_SIMD_TABLE(ossai_packed_kernel);
     const int joints = (int)job->clips[0]->joint_count;
     const size_t batch_floats = (size_t)joints * OSSAI_POSE_C * (size_t)width;
-    /* this batch's lanes and the next's: the next batch's compressed clips
-     * are asked for while this one is sampled */
-    ossai_lane_sample_args args[2];
-    int packed[2] = {0, 0};
-    for (int k = 0; k < 2; ++k) {
-        args[k].stride = job->clips[0]->joint_stride;
-        args[k].joint_count = joints;
-        args[k].width = width;
-        args[k].rest = job->rest_pose;
-        /* kernels stream only where a row is one 64-byte vector (AVX-512,
-         * 16 lanes): a batch is then joints x 10 such rows, so with the
-         * output 64-byte aligned every row of every batch is */
-        args[k].stream = job->stream_output && ((uintptr_t)job->output & 63u) == 0;
-    }
-    /* the first batch's lines are not asked for: read at once, asking buys
-     * nothing, and a caller that looks ahead (the crowd) asked a batch ago */
-    if (plan.begin < plan.end)
-        packed[0] = batch_resolve(job, plan.begin, width, &args[0], false);
-    for (int b = plan.begin, at = 0; b < plan.end; ++b, at ^= 1) {
-        if (b + 1 < plan.end)
-            packed[at ^ 1] = batch_resolve(job, b + 1, width, &args[at ^ 1], true);
-        args[at].output = job->output + (size_t)b * batch_floats;
-        (packed[at] ? packed_kernels : kernels)[plan.path](&args[at]);
+    /* A batch's clips are not asked for a batch ahead: on the Intel guest
+     * those software prefetches cost more than they saved, 3-6 % of the job
+     * with 3 or 256 clips (docs/measurements.md, ninth sitting). */
+    ossai_lane_sample_args args;
+    args.stride = job->clips[0]->joint_stride;
+    args.joint_count = joints;
+    args.width = width;
+    args.rest = job->rest_pose;
+    /* kernels stream only where a row is one 64-byte vector (AVX-512, 16
+     * lanes): a batch is then joints x 10 such rows, so with the output
+     * 64-byte aligned every row of every batch is */
+    args.stream = job->stream_output && ((uintptr_t)job->output & 63u) == 0;
+    for (int b = plan.begin; b < plan.end; ++b) {
+        const int packed = batch_resolve(job, b, width, &args, false);
+        args.output = job->output + (size_t)b * batch_floats;
+        (packed ? packed_kernels : kernels)[plan.path](&args);
     }
     return OSSA_OK;
 }
