@@ -32,6 +32,7 @@ typedef struct group {
     vm lanes;
     uint32_t bits_of; /* the lanes, bit l for lane l */
     uint32_t k;       /* the next chunk's first value, counted in the window */
+    uint32_t done;    /* values of the windows before this one */
     /* the chunk in hand: its masks (per kind animated, constant, held; the
      * full rotations) and per kind its first value, values per component,
      * first constant and constants per component */
@@ -45,6 +46,7 @@ static void group_begin(group *g, const ossa_clip *clip)
     g->clip = clip;
     g->c = pk_clip_of(clip);
     g->bits_of = 0;
+    g->done = 0;
 }
 
 static inline uint32_t group_full(const group *g, uint32_t chunk)
@@ -85,12 +87,27 @@ static void group_chunk(group *g, uint32_t chunk)
     g->any = any;
 }
 
-/* Where a lane decodes its next values: a cursor in each of its two frames
- * (the second follows the first's widths when both are in one segment). */
+/* Where a lane decodes: a cursor at the first value of each of its two
+ * frames (the second follows the first's widths when both are in one
+ * segment), never moved, and each frame's next bit. The values a lane
+ * decodes next are its group's (group.done + the block's first). */
 typedef struct lane_cursor {
     pk_cursor a, b;
+    uint64_t bit_a, bit_b;
     int same;
 } lane_cursor;
+
+/* Cursor c moved to value v of its frame. */
+static inline pk_cursor cursor_at(const pk_cursor *c, uint32_t v)
+{
+    pk_cursor r = *c;
+    r.width += v;
+    if (r.smin)
+        r.smin += v, r.sext += v;
+    r.mins += v;
+    r.exts += v;
+    return r;
+}
 
 /* Group gr's track of `kind` at joint bit `bit` into the rows ra (frame a)
  * and rb (frame b) of its lanes: the decoded rows where it animates (and
@@ -235,8 +252,12 @@ void OSSAI_ISA_NAME(ossai_packed_group_lanes)(const ossai_lane_sample_args *a, i
             group_begin(&groups[ng++], clip);
         groups[g].bits_of |= 1u << l;
         group_of[l] = g;
-        if (ossai_clip_packed_header(clip)->block.component_count)
-            cursors[l].same = pk_cursors_at(clip, a->frame[lc + l], &cursors[l].a, &cursors[l].b);
+        if (ossai_clip_packed_header(clip)->block.component_count) {
+            lane_cursor *cu = &cursors[l];
+            cu->same = pk_cursors_at(clip, a->frame[lc + l], &cu->a, &cu->b);
+            cu->bit_a = cu->a.bit;
+            cu->bit_b = cu->b.bit;
+        }
     }
     for (int g = 0; g < ng; ++g)
         groups[g].lanes = pk_mask(groups[g].bits_of);
@@ -307,25 +328,28 @@ void OSSAI_ISA_NAME(ossai_packed_group_lanes)(const ossai_lane_sample_args *a, i
                 }
                 const group *g = &groups[group_of[l]];
                 const int count = n - k0 < (uint32_t)LANE_V ? (int)(n - k0) : LANE_V;
+                const uint32_t v = g->done + k0; /* the lane's first value here */
                 lane_cursor *cu = &cursors[l];
                 if (cu->same) {
                     /* lanes in one segment of one clip share a setup */
                     if (cu->a.width != shared_at) {
-                        pk_setup_make(&shared, &cu->a, count);
+                        const pk_cursor at = cursor_at(&cu->a, v);
+                        pk_setup_make(&shared, &at, count);
                         shared_at = cu->a.width;
                     }
-                    ra[l] = pk_frame(&shared, g->c.bits, g->c.bits_end, cu->a.bit);
-                    rb[l] = pk_frame(&shared, g->c.bits, g->c.bits_end, cu->b.bit);
-                    pk_cursor_skip(&cu->a, &shared, count);
-                    cu->b.bit += shared.run;
+                    ra[l] = pk_frame(&shared, g->c.bits, g->c.bits_end, cu->bit_a);
+                    rb[l] = pk_frame(&shared, g->c.bits, g->c.bits_end, cu->bit_b);
+                    cu->bit_a += shared.run;
+                    cu->bit_b += shared.run;
                 } else {
+                    const pk_cursor at_a = cursor_at(&cu->a, v), at_b = cursor_at(&cu->b, v);
                     pk_setup sa, sb;
-                    pk_setup_make(&sa, &cu->a, count);
-                    pk_setup_make(&sb, &cu->b, count);
-                    ra[l] = pk_frame(&sa, g->c.bits, g->c.bits_end, cu->a.bit);
-                    rb[l] = pk_frame(&sb, g->c.bits, g->c.bits_end, cu->b.bit);
-                    pk_cursor_skip(&cu->a, &sa, count);
-                    pk_cursor_skip(&cu->b, &sb, count);
+                    pk_setup_make(&sa, &at_a, count);
+                    pk_setup_make(&sb, &at_b, count);
+                    ra[l] = pk_frame(&sa, g->c.bits, g->c.bits_end, cu->bit_a);
+                    rb[l] = pk_frame(&sb, g->c.bits, g->c.bits_end, cu->bit_b);
+                    cu->bit_a += sa.run;
+                    cu->bit_b += sb.run;
                 }
             }
             v_transpose(ra);
@@ -335,8 +359,10 @@ void OSSAI_ISA_NAME(ossai_packed_group_lanes)(const ossai_lane_sample_args *a, i
                 v_store(tb[k0 + (uint32_t)k], rb[k]);
             }
         }
-        for (int g = 0; g < ng; ++g)
+        for (int g = 0; g < ng; ++g) {
             groups[g].k = 0;
+            groups[g].done += size[g];
+        }
         for (uint32_t chunk = c0; chunk < c1; ++chunk) {
             const int j0 = (int)chunk * CHUNK;
             for (int g = 0; g < ng; ++g)
