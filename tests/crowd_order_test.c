@@ -24,12 +24,8 @@ enum { COPIES = 8, CLIPS = COPIES * OSSA_DEFAULT_CLIP_COUNT };
 static int make(ts_crowd *f, int capacity, bool clip_order, void *copies[CLIPS],
                 const ossa_clip *clips[CLIPS])
 {
-    memset(f, 0, sizeof *f);
-    ossa_error e;
-    if (ossa_default_character_build(&f->dc, NULL, &e) != OSSA_OK)
+    if (!ts_crowd_load(f))
         return 0;
-    for (int k = 0; k < OSSA_DEFAULT_CLIP_COUNT; ++k)
-        f->clips[k] = f->dc.clips[k];
     for (int k = 0; k < CLIPS; ++k) {
         const ossa_clip *from = f->dc.clips[k % OSSA_DEFAULT_CLIP_COUNT];
         const size_t bytes = ossa_clip_bytes(from);
@@ -48,13 +44,7 @@ static int make(ts_crowd *f, int capacity, bool clip_order, void *copies[CLIPS],
     d.inverse_binds = ossa_mesh_inverse_binds(f->dc.mesh);
     d.skin_joint_count = ossa_mesh_skin_joint_count(f->dc.mesh);
     d.no_clip_order = !clip_order;
-    const size_t bytes = ossa_crowd_size(&d);
-    f->memory = ts_aligned(bytes);
-    if (!bytes || !f->memory || ossa_crowd_init(&f->crowd, f->memory, bytes, &d) != OSSA_OK)
-        return 0;
-    f->scratch_bytes = ossa_crowd_scratch_size(f->crowd);
-    f->scratch = ts_aligned(f->scratch_bytes);
-    return f->scratch != NULL;
+    return ts_crowd_start(f, &d);
 }
 
 static void unmake(ts_crowd *f, void *copies[CLIPS])

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int make(ts_crowd *f, int capacity, int width, int skinned_capacity, int wear_mesh)
+int ts_crowd_load(ts_crowd *f)
 {
     memset(f, 0, sizeof *f);
     ossa_error e;
@@ -14,6 +14,24 @@ static int make(ts_crowd *f, int capacity, int width, int skinned_capacity, int 
         return 0;
     for (int k = 0; k < OSSA_DEFAULT_CLIP_COUNT; ++k)
         f->clips[k] = f->dc.clips[k];
+    return 1;
+}
+
+int ts_crowd_start(ts_crowd *f, const ossa_crowd_desc *d)
+{
+    const size_t bytes = ossa_crowd_size(d);
+    f->memory = ts_aligned(bytes);
+    if (!bytes || !f->memory || ossa_crowd_init(&f->crowd, f->memory, bytes, d) != OSSA_OK)
+        return 0;
+    f->scratch_bytes = ossa_crowd_scratch_size(f->crowd);
+    f->scratch = ts_aligned(f->scratch_bytes);
+    return f->scratch != NULL;
+}
+
+static int make(ts_crowd *f, int capacity, int width, int skinned_capacity, int wear_mesh)
+{
+    if (!ts_crowd_load(f))
+        return 0;
     ossa_crowd_desc d = {0};
     d.skeleton = f->dc.skeleton;
     d.clips = f->clips;
@@ -29,13 +47,7 @@ static int make(ts_crowd *f, int capacity, int width, int skinned_capacity, int 
         d.skin_joint_count = ossa_mesh_skin_joint_count(f->dc.mesh);
         d.skinned_capacity = skinned_capacity;
     }
-    const size_t bytes = ossa_crowd_size(&d);
-    f->memory = ts_aligned(bytes);
-    if (!bytes || !f->memory || ossa_crowd_init(&f->crowd, f->memory, bytes, &d) != OSSA_OK)
-        return 0;
-    f->scratch_bytes = ossa_crowd_scratch_size(f->crowd);
-    f->scratch = ts_aligned(f->scratch_bytes);
-    return f->scratch != NULL;
+    return ts_crowd_start(f, &d);
 }
 
 int ts_crowd_make(ts_crowd *f, int capacity, int width, int skinned_capacity)

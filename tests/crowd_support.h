@@ -33,6 +33,12 @@ int ts_crowd_make(ts_crowd *f, int capacity, int width, int skinned_capacity);
  * also skins, once given a skin output). */
 int ts_crowd_make_wearing_mesh(ts_crowd *f, int capacity, int width, int skinned_capacity);
 void ts_crowd_free(ts_crowd *f);
+/* The parts of ts_crowd_make, for a crowd of another description: the
+ * default character into f (clips[] its clips), and a crowd of d (whose
+ * pointers must outlive it) with its scratch. Return 0 on failure;
+ * ts_crowd_free frees what they made. */
+int ts_crowd_load(ts_crowd *f);
+int ts_crowd_start(ts_crowd *f, const ossa_crowd_desc *d);
 
 /* Random clips, weight, time, speed, placement, interval; one in five
  * inactive; one in four skinned when `skinned`. */
