@@ -97,18 +97,6 @@ typedef struct lane_cursor {
     int same;
 } lane_cursor;
 
-/* Cursor c moved to value v of its frame. */
-static inline pk_cursor cursor_at(const pk_cursor *c, uint32_t v)
-{
-    pk_cursor r = *c;
-    r.width += v;
-    if (r.smin)
-        r.smin += v, r.sext += v;
-    r.mins += v;
-    r.exts += v;
-    return r;
-}
-
 /* Group gr's track of `kind` at joint bit `bit` into the rows ra (frame a)
  * and rb (frame b) of its lanes: the decoded rows where it animates (and
  * its lanes into anim, step, full), its constant where it holds still. */
@@ -333,7 +321,7 @@ void OSSAI_ISA_NAME(ossai_packed_group_lanes)(const ossai_lane_sample_args *a, i
                 if (cu->same) {
                     /* lanes in one segment of one clip share a setup */
                     if (cu->a.width != shared_at) {
-                        const pk_cursor at = cursor_at(&cu->a, v);
+                        const pk_cursor at = pk_cursor_moved(&cu->a, v);
                         pk_setup_make(&shared, &at, count);
                         shared_at = cu->a.width;
                     }
@@ -342,7 +330,8 @@ void OSSAI_ISA_NAME(ossai_packed_group_lanes)(const ossai_lane_sample_args *a, i
                     cu->bit_a += shared.run;
                     cu->bit_b += shared.run;
                 } else {
-                    const pk_cursor at_a = cursor_at(&cu->a, v), at_b = cursor_at(&cu->b, v);
+                    const pk_cursor at_a = pk_cursor_moved(&cu->a, v);
+                    const pk_cursor at_b = pk_cursor_moved(&cu->b, v);
                     pk_setup sa, sb;
                     pk_setup_make(&sa, &at_a, count);
                     pk_setup_make(&sb, &at_b, count);

@@ -346,14 +346,22 @@ static inline __attribute__((always_inline)) vf pk_frame(const pk_setup *s, cons
 #endif
 }
 
+/* Cursor c's widths and ranges moved n values on (its bit stays). */
+static inline pk_cursor pk_cursor_moved(const pk_cursor *c, uint32_t n)
+{
+    pk_cursor r = *c;
+    r.width += n;
+    if (r.smin)
+        r.smin += n, r.sext += n;
+    r.mins += n;
+    r.exts += n;
+    return r;
+}
+
 /* Moves cursor c past the n values of setup s. */
 static inline void pk_cursor_skip(pk_cursor *c, const pk_setup *s, int n)
 {
-    c->width += n;
-    if (c->smin)
-        c->smin += n, c->sext += n;
-    c->mins += n;
-    c->exts += n;
+    *c = pk_cursor_moved(c, (uint32_t)n);
     c->bit += s->run;
 }
 
