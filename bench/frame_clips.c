@@ -18,9 +18,9 @@
  * order (its frame only) */
 enum { S_RAW, S_PACKED, S_BASE, S_SPAWN, SCENES };
 enum { C_SAMPLE_RAW, C_SAMPLE_PACKED, C_SAMPLE_BASE, C_STREAM_RAW, C_STREAM_PACKED,
-       C_FRAME_RAW, C_FRAME_PACKED, C_FRAME_BASE, C_FRAME_SPAWN, C_COUNT };
-/* The report groups: sampling (its variants C_SAMPLE_RAW .. C_STREAM_PACKED)
- * and the whole frame. */
+       C_STORES, C_STORES_STREAMED, C_FRAME_RAW, C_FRAME_PACKED, C_FRAME_BASE, C_FRAME_SPAWN, C_COUNT };
+/* The report groups: sampling (its variants C_SAMPLE_RAW .. C_STORES_STREAMED,
+ * the last two the job's stores alone: its floor) and the whole frame. */
 static const int group_first[2] = {C_SAMPLE_RAW, C_FRAME_RAW};
 static const int group_size[2] = {C_FRAME_RAW - C_SAMPLE_RAW, C_COUNT - C_FRAME_RAW};
 
@@ -57,6 +57,22 @@ static void print_memory(const frame_options *o, const frame_library *lib, const
            touched[S_RAW] / 1024.0, touched[S_PACKED] / 1024.0, touched[S_BASE] / 1024.0);
     printf("  %-38s %12.2f %12.2f %12.2f\n", "read by one sample (mean)", per[S_RAW] / 1024.0,
            per[S_PACKED] / 1024.0, per[S_BASE] / 1024.0);
+}
+
+/* The sampling goals' floors: the pose's stores alone, measured in this
+ * run, and whether a goal's target lies under its floor. */
+static void print_floors(const frame_options *o, const bench_variant *v)
+{
+    const double target = 0.25; /* the lower of the sampling goals' targets */
+    for (int streamed = 0; !o->common.json && streamed < 2; ++streamed) {
+        const double floor = ms(&v[streamed ? C_STORES_STREAMED : C_STORES]);
+        if (floor < 0.0)
+            continue;
+        printf("  floor, %-8s: the pose's stores alone take %.3f ms here; %s\n",
+               streamed ? "streamed" : "plain", floor,
+               floor > target ? "no sampler writing this pose with these stores meets 0.25 ms"
+                              : "under the goals' targets");
+    }
 }
 
 static int clip_goals(const frame_options *o, const frame_scene *s, const frame_library *lib,
@@ -127,6 +143,10 @@ int frame_clips_run(const frame_options *o, const frame_character *c)
                 frame_lane_sample_streamed, S_RAW),
         VARIANT(C_STREAM_PACKED, "sample-compressed-streamed",
                 "N compressed clips, streamed stores", frame_lane_sample_streamed, S_PACKED),
+        VARIANT(C_STORES, "sample-stores", "the pose's stores alone (floor)", frame_lane_stores,
+                S_PACKED),
+        VARIANT(C_STORES_STREAMED, "sample-stores-streamed",
+                "the pose's stores alone, streamed (floor)", frame_lane_stores_streamed, S_PACKED),
         VARIANT(C_FRAME_RAW, "frame-raw", "N raw clips", frame_crowd, S_RAW),
         VARIANT(C_FRAME_PACKED, "frame-compressed", "N compressed clips", frame_crowd, S_PACKED),
         VARIANT(C_FRAME_BASE, "frame-base", "the character's clips, raw", frame_crowd, S_BASE),
@@ -180,6 +200,7 @@ int frame_clips_run(const frame_options *o, const frame_character *c)
         if (o->common.json)
             printf(", \"goals\": ");
         bench_print_goals(goals, n, &o->common);
+        print_floors(o, v);
         if (o->common.json)
             printf("}\n");
     }

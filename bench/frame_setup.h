@@ -135,6 +135,8 @@ void frame_ref_skin(void *scene);        /* ossa_skinning_job, portable path, fl
 void frame_lane_sample(void *scene);     /* lanes: clip a */
 void frame_lane_sample_b(void *scene);   /* lanes: clip b */
 void frame_lane_sample_streamed(void *scene); /* clip a, non-temporal stores */
+void frame_lane_stores(void *scene);          /* its stores alone: the floor */
+void frame_lane_stores_streamed(void *scene); /* the same, non-temporal */
 void frame_lane_blend(void *scene);
 void frame_lane_local_to_model(void *scene);
 void frame_lane_pose_out(void *scene);   /* lane model -> per-character matrices */
