@@ -15,12 +15,14 @@
 #include "goals.h"
 
 /* N raw, N compressed, the k clips raw; N compressed in a crowd without clip
- * order (its frame only) */
-enum { S_RAW, S_PACKED, S_BASE, S_SPAWN, SCENES };
+ * order (its frame only); N compressed with the characters in clip order
+ * (the lane job only) */
+enum { S_RAW, S_PACKED, S_BASE, S_SPAWN, S_SORTED, SCENES };
 enum { C_SAMPLE_RAW, C_SAMPLE_PACKED, C_SAMPLE_BASE, C_STREAM_RAW, C_STREAM_PACKED,
-       C_STORES, C_STORES_STREAMED, C_FRAME_RAW, C_FRAME_PACKED, C_FRAME_BASE, C_FRAME_SPAWN, C_COUNT };
-/* The report groups: sampling (its variants C_SAMPLE_RAW .. C_STORES_STREAMED,
- * the last two the job's stores alone: its floor) and the whole frame. */
+       C_SORTED, C_SORTED_STREAM, C_STORES, C_STORES_STREAMED, C_FRAME_RAW, C_FRAME_PACKED, C_FRAME_BASE, C_FRAME_SPAWN, C_COUNT };
+/* The report groups: sampling (its variants C_SAMPLE_RAW .. C_STORES_STREAMED:
+ * the characters as they come, then in clip order, then the job's stores
+ * alone, its floor) and the whole frame. */
 static const int group_first[2] = {C_SAMPLE_RAW, C_FRAME_RAW};
 static const int group_size[2] = {C_FRAME_RAW - C_SAMPLE_RAW, C_COUNT - C_FRAME_RAW};
 
@@ -84,19 +86,29 @@ static int clip_goals(const frame_options *o, const frame_scene *s, const frame_
     const double base = ms(&v[C_FRAME_BASE]), packed = ms(&v[C_FRAME_PACKED]);
     int n = 0;
     /* each with the pose written by plain stores and by streamed ones
-     * (ossa_lane_sampling_job.stream_output), both shown */
-    static const char *const names[2][2] = {
-        {"sample, compressed, 3 clips", "sample, compressed, 3 clips, streamed"},
-        {"sample, compressed, 256 clips", "sample, compressed, 256 clips, streamed"}};
-    for (int streamed = 0; streamed < 2; ++streamed) {
-        const double sample = ms(&v[streamed ? C_STREAM_PACKED : C_SAMPLE_PACKED]);
-        g[n++] = (bench_goal){names[0][streamed], "ms", sample, BENCH_AT_MOST, 0.25, "issue 10",
-                              pab && lib->count == 3,
-                              "--clips 3, 1000 characters x 67 joints (pab), 1 thread, AVX-512"};
-        g[n++] = (bench_goal){names[1][streamed], "ms", sample, BENCH_AT_MOST, 0.30, "issue 10",
-                              pab && lib->count == 256,
-                              "--clips 256, 1000 characters x 67 joints (pab), 1 thread, AVX-512"};
-    }
+     * (ossa_lane_sampling_job.stream_output), both shown, and each with the
+     * characters as they come and in clip order */
+    static const char *const names[2][2][2] = {
+        {{"sample, compressed, 3 clips", "sample, compressed, 3 clips, streamed"},
+         {"sample, compressed, 3 clips, clip order",
+          "sample, compressed, 3 clips, clip order, streamed"}},
+        {{"sample, compressed, 256 clips", "sample, compressed, 256 clips, streamed"},
+         {"sample, compressed, 256 clips, clip order",
+          "sample, compressed, 256 clips, clip order, streamed"}}};
+    static const int variant[2][2] = {{C_SAMPLE_PACKED, C_STREAM_PACKED},
+                                      {C_SORTED, C_SORTED_STREAM}};
+    for (int sorted = 0; sorted < 2; ++sorted)
+        for (int streamed = 0; streamed < 2; ++streamed) {
+            const double sample = ms(&v[variant[sorted][streamed]]);
+            g[n++] = (bench_goal){names[0][sorted][streamed], "ms", sample, BENCH_AT_MOST, 0.25,
+                                  "issue 10", pab && lib->count == 3,
+                                  "--clips 3, 1000 characters x 67 joints (pab), 1 thread, "
+                                  "AVX-512"};
+            g[n++] = (bench_goal){names[1][sorted][streamed], "ms", sample, BENCH_AT_MOST, 0.30,
+                                  "issue 10", pab && lib->count == 256,
+                                  "--clips 256, 1000 characters x 67 joints (pab), 1 thread, "
+                                  "AVX-512"};
+        }
     g[n++] = (bench_goal){"whole frame: 256 compressed clips / 3 raw clips", "x",
                           base > 0 && packed > 0 ? packed / base : -1.0, BENCH_AT_MOST, 1.0,
                           "issue 10", lib->count == 256 && lib->base_count == 3 && s->threads == 1,
@@ -113,15 +125,20 @@ int frame_clips_run(const frame_options *o, const frame_character *c)
     frame_scene s[SCENES];
     memset(s, 0, sizeof s);
     const frame_character *views[SCENES] = {&lib.view[LIB_RAW], &lib.view[LIB_PACKED],
-                                            &lib.base_view[LIB_RAW], &lib.view[LIB_PACKED]};
+                                            &lib.base_view[LIB_RAW], &lib.view[LIB_PACKED],
+                                            &lib.view[LIB_PACKED]};
     int made = 0, code = 0;
     for (; !o->common.list && made < SCENES; ++made) {
-        const unsigned parts = made == S_SPAWN ? FRAME_CROWD : FRAME_STAGED | FRAME_CROWD;
+        const unsigned parts = made == S_SPAWN    ? FRAME_CROWD
+                               : made == S_SORTED ? FRAME_STAGED
+                                                  : FRAME_STAGED | FRAME_CROWD;
         if (!frame_scene_init(&s[made], views[made], o->characters, o->skinned, o->common.threads,
                               o->width, o->path, o->skin_format, parts)) {
             code = 1;
             break;
         }
+        if (made == S_SORTED)
+            frame_scene_sort_by_clip(&s[made]);
         if (made == S_SPAWN) {
             s[made].no_clip_order = true;
             if (!frame_scene_reset_crowd(&s[made])) {
@@ -143,6 +160,10 @@ int frame_clips_run(const frame_options *o, const frame_character *c)
                 frame_lane_sample_streamed, S_RAW),
         VARIANT(C_STREAM_PACKED, "sample-compressed-streamed",
                 "N compressed clips, streamed stores", frame_lane_sample_streamed, S_PACKED),
+        VARIANT(C_SORTED, "sample-compressed-clip-order",
+                "N compressed clips, characters in clip order", frame_lane_sample, S_SORTED),
+        VARIANT(C_SORTED_STREAM, "sample-compressed-clip-order-streamed",
+                "the same, streamed stores", frame_lane_sample_streamed, S_SORTED),
         VARIANT(C_STORES, "sample-stores", "the pose's stores alone (floor)", frame_lane_stores,
                 S_PACKED),
         VARIANT(C_STORES_STREAMED, "sample-stores-streamed",
@@ -195,7 +216,7 @@ int frame_clips_run(const frame_options *o, const frame_character *c)
         if (o->common.json)
             printf("]");
         print_memory(o, &lib, s);
-        bench_goal goals[8];
+        bench_goal goals[12];
         const int n = clip_goals(o, &s[0], &lib, v, goals);
         if (o->common.json)
             printf(", \"goals\": ");

@@ -78,6 +78,38 @@ static void describe_character(const frame_scene *s, int i, ossa_character_desc 
     d->skinned = i < s->skinned;
 }
 
+void frame_scene_sort_by_clip(frame_scene *s)
+{
+    const int n = s->characters, clips = s->character->clip_count;
+    int *start = cli_alloc(sizeof *start * (size_t)(clips + 1));
+    int *to = cli_alloc(sizeof *to * (size_t)n);
+    memset(start, 0, sizeof *start * (size_t)(clips + 1));
+    for (int i = 0; i < n; ++i)
+        ++start[s->clip_a[i] + 1];
+    for (int k = 0; k < clips; ++k)
+        start[k + 1] += start[k];
+    for (int i = 0; i < n; ++i) /* stable: equal clips keep their order */
+        to[i] = start[s->clip_a[i]]++;
+    uint16_t *u = cli_alloc(sizeof *u * (size_t)n);
+    float *f = cli_alloc(sizeof *f * (size_t)n);
+    uint16_t *const clip_columns[2] = {s->clip_a, s->clip_b};
+    float *const float_columns[4] = {s->time_a, s->time_b, s->weight_a, s->weight_b};
+    for (int c = 0; c < 2; ++c) {
+        for (int i = 0; i < n; ++i)
+            u[to[i]] = clip_columns[c][i];
+        memcpy(clip_columns[c], u, sizeof *u * (size_t)n);
+    }
+    for (int c = 0; c < 4; ++c) {
+        for (int i = 0; i < n; ++i)
+            f[to[i]] = float_columns[c][i];
+        memcpy(float_columns[c], f, sizeof *f * (size_t)n);
+    }
+    cli_free(f);
+    cli_free(u);
+    cli_free(to);
+    cli_free(start);
+}
+
 int frame_scene_reset_crowd(frame_scene *s)
 {
     ossa_crowd_desc d = scene_crowd_desc(s->character, s->characters, s->skinned);

@@ -97,13 +97,17 @@ typedef struct lane_cursor {
     int same;
 } lane_cursor;
 
+/* x in the lanes of `lanes`, old in the others; x alone when the batch is
+ * one group of every lane (`one`: known when compiled, see joint_rows). */
+#define TAKE(one, lanes, x, old) ((one) ? (x) : v_select((lanes), (x), (old)))
+
 /* Group gr's track of `kind` at joint bit `bit` into the rows ra (frame a)
  * and rb (frame b) of its lanes: the decoded rows where it animates (and
  * its lanes into anim, step, full), its constant where it holds still. */
 static inline __attribute__((always_inline)) void
 group_take(const group *gr, int kind, uint32_t bit, const float (*ta)[LANE_V],
            const float (*tb)[LANE_V], vf ra[OSSAI_POSE_C], vf rb[OSSAI_POSE_C],
-           uint32_t anim[OSSAI_KINDS], uint32_t step[OSSAI_KINDS], uint32_t *full)
+           uint32_t anim[OSSAI_KINDS], uint32_t step[OSSAI_KINDS], uint32_t *full, const bool one)
 {
     const int base = kind == OSSAI_KIND_T ? OSSAI_TX : kind == OSSAI_KIND_R ? OSSAI_QX : OSSAI_SX;
     const uint32_t below = bit - 1u;
@@ -111,23 +115,23 @@ group_take(const group *gr, int kind, uint32_t bit, const float (*ta)[LANE_V],
         const uint32_t na = gr->na[kind];
         const uint32_t k = gr->kk[kind] + (uint32_t)pk_popcount(gr->am[kind] & below);
         for (int c = 0; c < 3; ++c) {
-            ra[base + c] = v_select(gr->lanes, v_load(ta[k + (uint32_t)c * na]), ra[base + c]);
-            rb[base + c] = v_select(gr->lanes, v_load(tb[k + (uint32_t)c * na]), rb[base + c]);
+            ra[base + c] = TAKE(one, gr->lanes, v_load(ta[k + (uint32_t)c * na]), ra[base + c]);
+            rb[base + c] = TAKE(one, gr->lanes, v_load(tb[k + (uint32_t)c * na]), rb[base + c]);
         }
         anim[kind] |= gr->bits_of;
         if (gr->sm[kind] & bit)
             step[kind] |= gr->bits_of;
         if (kind == OSSAI_KIND_R && (gr->fm & bit)) {
             const uint32_t kw = gr->kk[kind] + 3u * na + (uint32_t)pk_popcount(gr->fm & below);
-            ra[base + 3] = v_select(gr->lanes, v_load(ta[kw]), ra[base + 3]);
-            rb[base + 3] = v_select(gr->lanes, v_load(tb[kw]), rb[base + 3]);
+            ra[base + 3] = TAKE(one, gr->lanes, v_load(ta[kw]), ra[base + 3]);
+            rb[base + 3] = TAKE(one, gr->lanes, v_load(tb[kw]), rb[base + 3]);
             *full |= gr->bits_of;
         }
     } else if (gr->cm[kind] & bit) {
         const uint32_t nc = gr->nc[kind];
         const float *cp = gr->kc[kind] + pk_popcount(gr->cm[kind] & below);
         for (int c = 0; c < (kind == OSSAI_KIND_R ? 4 : 3); ++c)
-            ra[base + c] = v_select(gr->lanes, v_set1(cp[(uint32_t)c * nc]), ra[base + c]);
+            ra[base + c] = TAKE(one, gr->lanes, v_set1(cp[(uint32_t)c * nc]), ra[base + c]);
     }
 }
 
@@ -146,9 +150,15 @@ typedef struct batch {
 
 /* Joint j (jj in its chunk): frame a's and b's rows gathered from the
  * groups over the rest pose, interpolated where a lane animates, and its
- * ten rows written to out (rows `stride` floats apart). */
-static void joint_rows(const batch *bt, const ossa_transform *rest, int j, int jj, float *out,
-                       size_t stride, bool stream)
+ * ten rows written to out (rows `stride` floats apart). `one`: the batch is
+ * one group that has every lane (no raw lanes), so a track animates, holds
+ * or stores w in every lane or in none, and rows need no selecting - the
+ * same arithmetic on the same lanes, compiled once for it (a batch of
+ * characters kept in clip order mostly is). */
+static inline __attribute__((always_inline)) void joint_rows(const batch *bt,
+                                                             const ossa_transform *rest, int j,
+                                                             int jj, float *out, size_t stride,
+                                                             bool stream, const bool one)
 {
     static const ossa_transform identity = {{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}};
     const float *r0 = rest ? &rest[j].translation.x : &identity.translation.x;
@@ -157,30 +167,31 @@ static void joint_rows(const batch *bt, const ossa_transform *rest, int j, int j
         ra[c] = rb[c] = v_set1(r0[c]);
     uint32_t anim[OSSAI_KINDS] = {0, 0, 0}, step[OSSAI_KINDS] = {0, 0, 0}, full = 0;
     const uint32_t bit = 1u << jj;
-    for (int g = 0; g < bt->group_count; ++g) {
+    for (int g = 0; g < (one ? 1 : bt->group_count); ++g) {
         const group *gr = &bt->groups[g];
         if (!(gr->any & bit))
             continue;
-        group_take(gr, OSSAI_KIND_T, bit, bt->ta, bt->tb, ra, rb, anim, step, &full);
-        group_take(gr, OSSAI_KIND_R, bit, bt->ta, bt->tb, ra, rb, anim, step, &full);
-        group_take(gr, OSSAI_KIND_S, bit, bt->ta, bt->tb, ra, rb, anim, step, &full);
+        group_take(gr, OSSAI_KIND_T, bit, bt->ta, bt->tb, ra, rb, anim, step, &full, one);
+        group_take(gr, OSSAI_KIND_R, bit, bt->ta, bt->tb, ra, rb, anim, step, &full, one);
+        group_take(gr, OSSAI_KIND_S, bit, bt->ta, bt->tb, ra, rb, anim, step, &full, one);
     }
-    const vf one = v_set1(1.0f);
+    const vf v_one = v_set1(1.0f);
     for (int kind = OSSAI_KIND_T; kind <= OSSAI_KIND_S; kind += OSSAI_KIND_S - OSSAI_KIND_T) {
         if (!anim[kind])
             continue;
         const int base = kind == OSSAI_KIND_T ? OSSAI_TX : OSSAI_SX;
-        const vf t = step[kind] ? v_select(pk_mask(step[kind]), bt->held, bt->t) : bt->t;
-        const vf u = v_sub(one, t);
+        const vf t = step[kind] ? TAKE(one, pk_mask(step[kind]), bt->held, bt->t) : bt->t;
+        const vf u = v_sub(v_one, t);
         const vm lanes = pk_mask(anim[kind]);
         /* ossai_pack_lerp */
         for (int c = 0; c < 3; ++c)
-            ra[base + c] = v_select(
-                lanes, v_add(v_mul(ra[base + c], u), v_mul(rb[base + c], t)), ra[base + c]);
+            ra[base + c] = TAKE(one, lanes, v_add(v_mul(ra[base + c], u), v_mul(rb[base + c], t)),
+                                ra[base + c]);
     }
     if (anim[OSSAI_KIND_R]) {
-        const vf t = step[OSSAI_KIND_R] ? v_select(pk_mask(step[OSSAI_KIND_R]), bt->held, bt->t)
-                                        : bt->t;
+        const vf t = step[OSSAI_KIND_R]
+                         ? TAKE(one, pk_mask(step[OSSAI_KIND_R]), bt->held, bt->t)
+                         : bt->t;
         vf qa[4], qb[4], r[4], q[4];
         for (int c = 0; c < 4; ++c) {
             qa[c] = ra[OSSAI_QX + c];
@@ -190,7 +201,7 @@ static void joint_rows(const batch *bt, const ossa_transform *rest, int j, int j
         pk_rotation(qa, qb, r, pk_mask(full), t, q);
         const vm lanes = pk_mask(anim[OSSAI_KIND_R]);
         for (int c = 0; c < 4; ++c)
-            ra[OSSAI_QX + c] = v_select(lanes, q[c], ra[OSSAI_QX + c]);
+            ra[OSSAI_QX + c] = TAKE(one, lanes, q[c], ra[OSSAI_QX + c]);
     }
     if (bt->raw)
         for (int c = 0; c < OSSAI_POSE_C; ++c)
@@ -249,6 +260,7 @@ void OSSAI_ISA_NAME(ossai_packed_group_lanes)(const ossai_lane_sample_args *a, i
     }
     for (int g = 0; g < ng; ++g)
         groups[g].lanes = pk_mask(groups[g].bits_of);
+    const bool one = ng == 1 && groups[0].bits_of == (1u << LANE_V) - 1u;
     /* the decoding order: lanes whose two frames are in one segment of one
      * clip side by side (they share a setup), sorted by where that
      * segment's widths are */
@@ -362,10 +374,13 @@ void OSSAI_ISA_NAME(ossai_packed_group_lanes)(const ossai_lane_sample_args *a, i
                 raw_rows(a, lc, j0, raw);
             }
             const int jn = joints - j0 < CHUNK ? joints - j0 : CHUNK;
-            for (int jj = 0; jj < jn; ++jj)
-                joint_rows(&bt, a->rest, j0 + jj, jj,
-                           a->output + (size_t)(j0 + jj) * OSSAI_POSE_C * stride + lc, stride,
-                           stream);
+            for (int jj = 0; jj < jn; ++jj) {
+                float *out = a->output + (size_t)(j0 + jj) * OSSAI_POSE_C * stride + lc;
+                if (one)
+                    joint_rows(&bt, a->rest, j0 + jj, jj, out, stride, stream, true);
+                else
+                    joint_rows(&bt, a->rest, j0 + jj, jj, out, stride, stream, false);
+            }
         }
     }
 }
