@@ -32,8 +32,14 @@ static inline uint64_t clip_key(const ossa_crowd *c, int slot)
     return (uint64_t)c->clip_a[slot] << 48 | (uint64_t)c->clip_b[slot] << 32;
 }
 
-/* Orders slots [first, end) by (clip_a, clip_b), keeping the order of those
- * with equal clips; returns the swaps made. */
+/* Orders slots [first, end) by (clip_a, clip_b), moving only the
+ * characters that are out of place; returns the swaps made. The sorted
+ * clip pairs give each pair its run of slots; a character inside its
+ * pair's run stays where it is (characters on the same clips keep no
+ * particular order), and each swap puts one character into its run for
+ * good - so a frame in which k characters changed clips moves about k
+ * times the runs between their old and new places, not every character
+ * in between (which a stable order would). */
 static int order_range(ossa_crowd *c, int first, int end)
 {
     const int n = end - first;
@@ -42,26 +48,41 @@ static int order_range(ossa_crowd *c, int first, int end)
         sorted = clip_key(c, s - 1) <= clip_key(c, s);
     if (sorted)
         return 0;
-    uint64_t *keys = c->order_key, *tmp = c->order_tmp;
+    uint64_t *keys = c->order_key, *run = c->order_tmp;
     for (int i = 0; i < n; ++i)
         keys[i] = clip_key(c, first + i) | (uint32_t)i;
-    sort_by_clips(keys, tmp, n);
-    /* keys[i]'s low half: the slot (from first) whose character goes to i.
-     * Each cycle of that permutation is walked with swaps: i takes its
-     * character, and the one it held moves on to where it is wanted. */
-    int swaps = 0;
-    for (int i = 0; i < n; ++i) {
-        int x = i;
-        for (;;) {
-            const int from = (int)(uint32_t)keys[x];
-            keys[x] = (uint64_t)(uint32_t)x; /* placed */
-            if (from == i)
-                break;
-            ossai_crowd_swap_slots(c, first + x, first + from);
-            ++swaps;
-            x = from;
-        }
+    sort_by_clips(keys, run, n);
+    /* run[i]: the run [start, end) of the pair of slot i's character (from
+     * first), start in the high half; it moves with the character */
+    for (int s = 0, e; s < n; s = e) {
+        for (e = s + 1; e < n && keys[e] >> 32 == keys[s] >> 32; ++e)
+            ;
+        for (int p = s; p < e; ++p)
+            run[(uint32_t)keys[p]] = (uint64_t)s << 32 | (uint32_t)e;
     }
+    /* keys[s], for the start s of each run: the next slot of the run that
+     * may not hold one of its characters yet */
+    for (int i = 0; i < n; ++i)
+        keys[i] = (uint64_t)i;
+    int swaps = 0;
+    for (int i = 0; i < n; ++i)
+        for (;;) {
+            const int s = (int)(run[i] >> 32), e = (int)(uint32_t)run[i];
+            if (s <= i && i < e)
+                break;
+            int j = (int)keys[s];
+            while ((int)(run[j] >> 32) == s) /* already its run's */
+                ++j;
+            /* j < e: the character at i belongs to this run, so not all of
+             * its slots hold its characters yet; and j > i, as every slot
+             * before i holds a character of its own run */
+            ossai_crowd_swap_slots(c, first + i, first + j);
+            const uint64_t t = run[i];
+            run[i] = run[j];
+            run[j] = t;
+            keys[s] = (uint64_t)(j + 1);
+            ++swaps;
+        }
     return swaps;
 }
 
