@@ -150,7 +150,7 @@ static void run_crowd(void *context)
 }
 
 /* The feet's height tracks, as the crowd makes them: the foot's model-space
- * height four times per frame interval, from the reference jobs. */
+ * height at ossa_crowd_height_samples times, from the reference jobs. */
 static int foot_tracks(loco *b)
 {
     const scene_character *c = &b->character;
@@ -159,7 +159,7 @@ static int foot_tracks(loco *b)
     b->feet = 2;
     size_t total = 0;
     for (int k = 0; k < b->clip_count; ++k)
-        total += 4 * (size_t)ossa_clip_frame_count(c->clips[k]);
+        total += (size_t)ossa_crowd_height_samples(c->clips[k]);
     b->heights = cli_alloc(sizeof *b->heights * total * 2);
     b->foot_tracks = cli_alloc(sizeof *b->foot_tracks * 2 * (size_t)b->clip_count);
     ossa_transform *local = cli_alloc(sizeof *local * (size_t)c->joints);
@@ -169,8 +169,7 @@ static int foot_tracks(loco *b)
         const int joint = ossa_skeleton_find_joint(c->skeleton, c->feet[f]);
         for (int k = 0; k < b->clip_count; ++k) {
             const ossa_clip *clip = c->clips[k];
-            const int frames = ossa_clip_frame_count(clip);
-            const int samples = frames > 1 ? 4 * (frames - 1) + 1 : 1;
+            const int samples = ossa_crowd_height_samples(clip);
             const float duration = ossa_clip_duration(clip);
             for (int i = 0; i < samples; ++i) {
                 const float t = samples > 1 ? duration * (float)i / (float)(samples - 1) : 0.0f;

@@ -150,7 +150,7 @@ TEST(crowd_footfalls_are_where_reference_foot_heights_cross_the_contact_height)
         for (int c = 1; c < 3; ++c) {
             heights[k][c] = ts_crowd_foot_heights(&f, c, feet[k]);
             tracks[k][c] = (ossa_float_track){
-                heights[k][c], TS_CROWD_HEIGHT_SAMPLES(ossa_clip_frame_count(f.clips[c])),
+                heights[k][c], ts_crowd_height_samples(f.clips[c]),
                 ossa_clip_duration(f.clips[c])};
         }
     int expected = 0, total = 0, per_character[16] = {0};

@@ -229,10 +229,18 @@ double ts_crowd_diff(const ossa_mat34 *a, const ossa_mat34 *b, int count)
     return worst;
 }
 
+int ts_crowd_height_samples(const ossa_clip *clip)
+{
+    if (ossa_clip_frame_count(clip) < 2)
+        return 1;
+    const long intervals = lround(120.0 * (double)ossa_clip_duration(clip));
+    return 1 + (int)(intervals < 1 ? 1 : intervals);
+}
+
 float *ts_crowd_foot_heights(const ts_crowd *f, int clip, int joint)
 {
     const ossa_clip *c = f->clips[clip];
-    const int frames = TS_CROWD_HEIGHT_SAMPLES(ossa_clip_frame_count(c));
+    const int frames = ts_crowd_height_samples(c);
     float *out = malloc(sizeof *out * (size_t)frames);
     ossa_transform local[OSSA_DEFAULT_JOINT_COUNT];
     ossa_mat34 model[OSSA_DEFAULT_JOINT_COUNT];

@@ -52,10 +52,12 @@ ossa_result ts_crowd_frame(ts_crowd *f, float dt, int threads);
 void ts_crowd_reference_pose(const ts_crowd *f, const ossa_character_state *st, ossa_mat34 *out);
 /* ... and its palette through ossa_palette_job. */
 void ts_crowd_reference_palette(const ts_crowd *f, const ossa_mat34 *pose, ossa_mat34 *palette);
-/* The crowd's foot height tracks have four samples per frame interval. */
-#define TS_CROWD_HEIGHT_SAMPLES(frames) ((frames) > 1 ? 4 * ((frames) - 1) + 1 : 1)
+/* The samples of the crowd's foot height tracks over a clip, as
+ * ossa_crowd_desc.contact_height documents them: 120 a second over its
+ * duration (the intervals rounded, at least one), both ends included. */
+int ts_crowd_height_samples(const ossa_clip *clip);
 /* Joint `joint`'s model-space height over clip `clip`, from the reference
- * jobs (sampling, local->model), at TS_CROWD_HEIGHT_SAMPLES evenly spaced
+ * jobs (sampling, local->model), at ts_crowd_height_samples evenly spaced
  * times: malloc'ed floats. */
 float *ts_crowd_foot_heights(const ts_crowd *f, int clip, int joint);
 /* Largest |a - b| / (1 + |b|) over count matrices. */

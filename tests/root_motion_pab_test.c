@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "ossa/crowd.h"
 #include "ossa/ossa.h"
 #include "ossa/pipeline.h"
 #include "root_motion_support.h"
@@ -27,6 +28,14 @@ TEST(pab_run_loop_motion_equals_the_source_displacement)
     ossa_clip_build_report report;
     ossa_error e;
     REQUIRE(ossa_clip_build(raw, sk, &o, &clip, &report, &e) == OSSA_OK);
+    /* the crowd's foot height track over it: about 120 samples a second,
+     * whatever this clip's rate (set by the error bound) */
+    const int samples = ossa_crowd_height_samples(clip);
+    const double spacing = (double)ossa_clip_duration(clip) / (double)(samples - 1);
+    printf("pab run: %d frames over %.3f s; %d height samples\n", ossa_clip_frame_count(clip),
+           (double)ossa_clip_duration(clip), samples);
+    CHECK(spacing > 1.0 / 125.0 && spacing < 1.0 / 115.0);
+    CHECK_INT(ossa_crowd_height_samples(NULL), 0);
     const int hips = ossa_skeleton_find_joint(sk, "Hips");
     CHECK(hips >= 0);
     CHECK_INT(report.root_motion_joint, hips);

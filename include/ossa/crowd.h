@@ -144,8 +144,9 @@ typedef struct ossa_crowd_desc {
     int foot_count;                  /* <= OSSA_CROWD_MAX_FEET */
     /* A footfall is a foot going below this height above its character's
      * root: a falling crossing of the foot's height track - its model-space
-     * height in the clip's pose four times per frame interval, computed by
-     * ossa_crowd_init - by the
+     * height in the clip's pose 120 times a second (ossa_crowd_height_samples
+     * evenly spaced samples: four per frame interval of a 30 Hz clip),
+     * computed by ossa_crowd_init - by the
      * character's dominant layer (the clip weighing more) between its
      * playheads at its last update and now (ossa_track_event_job's
      * definition: loop-aware, backwards too). 0 means 1.25 x the foot's
@@ -190,6 +191,10 @@ typedef struct ossa_crowd_desc {
     const ossa_crowd_ik_desc *ik;
 } ossa_crowd_desc;
 
+/* The samples of the foot height track a crowd makes over `clip` (see
+ * contact_height), evenly spaced over its duration, both ends included: to
+ * give ossa_track_event_job the crowd's own tracks. 0 for NULL. */
+int ossa_crowd_height_samples(const ossa_clip *clip);
 /* Bytes ossa_crowd_init needs for desc (64-byte aligned memory); 0 when desc
  * is invalid. */
 size_t ossa_crowd_size(const ossa_crowd_desc *desc);

@@ -1,6 +1,6 @@
 /* crowd_tracks.c - the float tracks a crowd watches for events: each foot's
- * height track per clip (its model-space height four times per frame
- * interval, computed from the clip when the crowd is made), and each
+ * height track per clip (its model-space height 120 times a second,
+ * computed from the clip when the crowd is made), and each
  * trigger's named track per clip. */
 #include "crowd_internal.h"
 
@@ -12,21 +12,30 @@
 /* A clip without the track: one frame, which never crosses anything. */
 static const float never = 0.0f;
 
-/* Samples of a foot's height track over a clip of `frames` frames: four
- * per frame interval, so the line between them follows the pose's height
- * (which bends between frames) closely. */
-#define HEIGHT_SAMPLES_PER_FRAME 4
+/* Samples of a foot's height track over a clip: HEIGHT_RATE_HZ a second
+ * (to the nearest whole number of intervals), evenly spaced, both ends
+ * included - four per frame interval of a 30 Hz clip. The line between
+ * them follows the pose's height (which bends between frames) closely, and
+ * a frame's step of a crowd at 60 Hz spans two of them whatever the clip's
+ * rate: the lane event job's short step (tracks_internal.h), where four
+ * samples per frame interval of a 120 Hz clip made every step a long one. */
+#define HEIGHT_RATE_HZ 120.0
 
-static int height_samples(int frames)
+int ossa_crowd_height_samples(const ossa_clip *clip)
 {
-    return frames > 1 ? HEIGHT_SAMPLES_PER_FRAME * (frames - 1) + 1 : 1;
+    if (!clip)
+        return 0;
+    if (ossa_clip_frame_count(clip) < 2)
+        return 1;
+    const double intervals = floor(HEIGHT_RATE_HZ * (double)ossa_clip_duration(clip) + 0.5);
+    return 1 + (intervals < 1.0 ? 1 : intervals > 4194304.0 ? 4194304 : (int)intervals);
 }
 
 size_t ossai_crowd_height_floats(const ossa_crowd_desc *desc, int foot_count)
 {
     size_t n = 0;
     for (int k = 0; k < desc->clip_count; ++k)
-        n += (size_t)height_samples(ossa_clip_frame_count(desc->clips[k]));
+        n += (size_t)ossa_crowd_height_samples(desc->clips[k]);
     return n * (size_t)(foot_count > 0 ? foot_count : 0);
 }
 
@@ -75,7 +84,7 @@ void ossai_crowd_tracks_init(ossa_crowd *c, const ossa_crowd_desc *desc)
     for (int f = 0; f < c->foot_count; ++f)
         for (int k = 0; k < c->clip_count; ++k) {
             const ossa_clip *clip = c->clips[k];
-            const int frames = height_samples(ossa_clip_frame_count(clip));
+            const int frames = ossa_crowd_height_samples(clip);
             const float duration = ossa_clip_duration(clip);
             for (int i = 0; i < frames; ++i) {
                 const float t = i + 1 == frames ? duration
