@@ -1,10 +1,12 @@
 /* motion_kernels.c - the lane root motion kernel: playheads split into
- * loops and clip time, the motion track interpolated, and M(t0)^-1 L^n M(t1)
+ * loops and clip time, the motion track decoded for every lane at once
+ * (motion_decode.h) and interpolated, and M(t0)^-1 L^n M(t1)
  * (root_motion_job.c) for LANE_V characters per vector, sine and cosine by
  * polynomial. Compiled once per instruction set (core/simd.h). */
 #include <math.h>
 
 #include "core/lane_math.h"
+#include "motion/motion_decode.h"
 #include "motion/motion_internal.h"
 #include "motion/motion_lanes.h"
 
@@ -57,41 +59,13 @@ static inline vf split_locate(vf u, vf duration, vf rate, vf last, vf *pair, vf 
 }
 
 /* M at the frame pairs of each lane: x, z, yaw interpolated. */
-static inline void motion_at(const ossai_lane_motion_args *a, int lc, vf pair, vf alpha, vf m[3])
+static inline void motion_at(const motion_lanes *m, vf pair, vf alpha, vf out[3])
 {
-    LANE_ALIGN float index[LANE_V], k[2][3][LANE_V];
-    v_store(index, pair);
-    for (int l = 0; l < LANE_V; ++l) {
-        const ossai_clip_tracks *t = a->motion[lc + l];
-        float p0[3] = {0.0f, 0.0f, 0.0f}, p1[3] = {0.0f, 0.0f, 0.0f};
-        if (t) {
-            const uint32_t f = (uint32_t)index[l];
-            ossai_tracks_motion_frame(t, f, p0);
-            ossai_tracks_motion_frame(t, f + 1, p1);
-        }
-        for (int c = 0; c < 3; ++c) {
-            k[0][c][l] = p0[c];
-            k[1][c][l] = p1[c];
-        }
-    }
+    vf k0[3], k1[3];
+    motion_frames(m, pair, k0);
+    motion_frames(m, v_add(pair, v_set1(1.0f)), k1);
     for (int c = 0; c < 3; ++c)
-        m[c] = lerp_exact(v_load(k[0][c]), v_load(k[1][c]), alpha);
-}
-
-/* The loop's motion L of each lane: its track's last frame. */
-static inline void motion_loop(const ossai_lane_motion_args *a, int lc, vf m[3])
-{
-    LANE_ALIGN float k[3][LANE_V];
-    for (int l = 0; l < LANE_V; ++l) {
-        const ossai_clip_tracks *t = a->motion[lc + l];
-        float p[3] = {0.0f, 0.0f, 0.0f};
-        if (t)
-            ossai_tracks_motion_frame(t, t->frame_count - 1, p);
-        for (int c = 0; c < 3; ++c)
-            k[c][l] = p[c];
-    }
-    for (int c = 0; c < 3; ++c)
-        m[c] = v_load(k[c]);
+        out[c] = lerp_exact(k0[c], k1[c], alpha);
 }
 
 void OSSAI_ISA_NAME(ossai_motion_kernel)(ossai_lane_motion_args *a)
@@ -103,11 +77,20 @@ void OSSAI_ISA_NAME(ossai_motion_kernel)(ossai_lane_motion_args *a)
         const vf n = v_sub(split_locate(v_load(a->to + lc), duration, rate, last, &pair1, &alpha1),
                            split_locate(v_load(a->from + lc), duration, rate, last, &pair0,
                                         &alpha0));
-        motion_at(a, lc, pair0, alpha0, m0);
-        motion_at(a, lc, pair1, alpha1, m1);
+        motion_lanes lanes;
+        LANE_ALIGN float last_frame[LANE_V];
+        lanes.packed = 0;
+        for (int l = 0; l < LANE_V; ++l) {
+            const ossai_clip_tracks *t = a->motion[lc + l];
+            motion_lane(&lanes, l, t);
+            /* a lane without motion reads its zero track's second frame */
+            last_frame[l] = t ? (float)(t->frame_count - 1) : 1.0f;
+        }
+        motion_at(&lanes, pair0, alpha0, m0);
+        motion_at(&lanes, pair1, alpha1, m1);
         /* the loop's motion: the last frame */
         vf loop[3];
-        motion_loop(a, lc, loop);
+        motion_frames(&lanes, v_load(last_frame), loop);
         const vf half = v_mul(v_set1(0.5f), loop[2]);
         vf sh, ch, sa, ca, s0, c0;
         sincos_v(half, &sh, &ch);
