@@ -3,7 +3,7 @@
  * (format.h, ossai_packed_motion), read as bit fields - packed, a
  * component's width[c] bits at f frame_bits + (the widths before c); raw,
  * a frame's 128 bits, a component's 32 - fetched by gathers on AVX2 and
- * AVX-512, one lane at a time on the other paths, and decoded with
+ * AVX-512 when a lane is packed, else one lane at a time, and decoded with
  * ossai_tracks_motion_frame's arithmetic, operation for operation. */
 #ifndef OSSA_MOTION_DECODE_H
 #define OSSA_MOTION_DECODE_H
@@ -33,33 +33,70 @@ typedef struct motion_lanes {
     uint32_t packed; /* bit l: lane l's track is packed */
 } motion_lanes;
 
-/* Lane l reads track t (NULL: no motion). */
-static inline void motion_lane(motion_lanes *m, int l, const ossai_clip_tracks *t)
+/* The lanes read tracks t[0 .. LANE_V) (NULL: no motion). Where none is
+ * packed only the frames' places are kept: motion_frames then reads three
+ * floats a lane. */
+static inline void motion_lanes_make(motion_lanes *m, const ossai_clip_tracks *const *t)
 {
-    const ossai_packed_motion *p =
-        t && (t->flags & OSSAI_TRACKS_PACKED_MOTION)
-            ? (const ossai_packed_motion *)(const void *)ossai_tracks_motion(t)
-            : NULL;
-    if (p) {
-        m->base[l] = (const unsigned char *)(p + 1);
-        m->frame_bits[l] = (int32_t)p->frame_bits;
-        m->last[l] = (int32_t)t->frame_count - 1;
-        m->packed |= 1u << l;
-    } else {
-        m->base[l] = (const unsigned char *)(t ? ossai_tracks_motion(t) : ossai_motion_none);
-        m->frame_bits[l] = 32 * (int32_t)OSSAI_MOTION_C;
-        m->last[l] = -1;
+    m->packed = 0;
+    for (int l = 0; l < LANE_V; ++l) {
+        const int packed = t[l] && (t[l]->flags & OSSAI_TRACKS_PACKED_MOTION);
+        m->packed |= (uint32_t)packed << l;
+        m->base[l] = t[l] ? (const unsigned char *)ossai_tracks_motion(t[l])
+                          : (const unsigned char *)ossai_motion_none;
     }
-    for (int c = 0, before = 0; c < 3; ++c) {
-        const uint32_t w = p ? p->width[c] : 32u;
-        m->before[c][l] = before;
-        m->ones[c][l] = (int32_t)(w >= 32u ? 0xFFFFFFFFu : (1u << w) - 1u);
-        m->qmin[c][l] = p ? p->qmin[c] : 0;
-        m->slope[c][l] = p ? p->slope[c] : 0.0f;
-        m->step[c][l] = p ? p->step[c] : 0.0f;
-        m->loop[c][l] = p ? p->loop[c] : 0.0f;
-        before += (int)w;
+    if (!m->packed)
+        return;
+    for (int l = 0; l < LANE_V; ++l) {
+        const ossai_packed_motion *p =
+            (m->packed >> l & 1u) ? (const ossai_packed_motion *)(const void *)m->base[l] : NULL;
+        if (p)
+            m->base[l] = (const unsigned char *)(p + 1);
+        m->frame_bits[l] = p ? (int32_t)p->frame_bits : 32 * (int32_t)OSSAI_MOTION_C;
+        m->last[l] = p ? (int32_t)t[l]->frame_count - 1 : -1;
+        for (int c = 0, before = 0; c < 3; ++c) {
+            const uint32_t w = p ? p->width[c] : 32u;
+            m->before[c][l] = before;
+            m->ones[c][l] = (int32_t)(w >= 32u ? 0xFFFFFFFFu : (1u << w) - 1u);
+            m->qmin[c][l] = p ? p->qmin[c] : 0;
+            m->slope[c][l] = p ? p->slope[c] : 0.0f;
+            m->step[c][l] = p ? p->step[c] : 0.0f;
+            m->loop[c][l] = p ? p->loop[c] : 0.0f;
+            before += (int)w;
+        }
     }
+}
+
+/* motion_frames one lane at a time: the SSE and portable paths', and every
+ * path's when no lane is packed (a raw frame is three loads, cheaper than
+ * gathers). */
+static inline void motion_frames_lanes(const motion_lanes *m, vf f, vf out[3])
+{
+    LANE_ALIGN float fl[LANE_V], x[3][LANE_V];
+    v_store(fl, f);
+    for (int l = 0; l < LANE_V; ++l) {
+        const uint32_t fr = (uint32_t)fl[l];
+        if (!(m->packed >> l & 1u)) {
+            const float *raw = (const float *)(const void *)m->base[l] + (size_t)fr * OSSAI_MOTION_C;
+            for (int c = 0; c < 3; ++c)
+                x[c][l] = raw[c];
+            continue;
+        }
+        for (int c = 0; c < 3; ++c) {
+            if (fr == 0 || (int32_t)fr >= m->last[l]) {
+                x[c][l] = m->loop[c][l] * (fr == 0 ? 0.0f : 1.0f);
+                continue;
+            }
+            const uint64_t bit = (uint64_t)fr * (uint32_t)m->frame_bits[l] +
+                                 (uint32_t)m->before[c][l];
+            uint32_t word;
+            memcpy(&word, m->base[l] + (bit >> 3), sizeof word);
+            const uint32_t u = (word >> (bit & 7u)) & (uint32_t)m->ones[c][l];
+            x[c][l] = fl[l] * m->slope[c][l] + (float)(m->qmin[c][l] + (int32_t)u) * m->step[c][l];
+        }
+    }
+    for (int c = 0; c < 3; ++c)
+        out[c] = v_load(x[c]);
 }
 
 #if defined(OSSAI_ISA_AVX512)
@@ -113,6 +150,12 @@ static inline __m256i motion_words(const motion_lanes *m, __m256i fi, int c, __m
  * every lane's track: x, z, yaw into out. */
 static inline void motion_frames(const motion_lanes *m, vf f, vf out[3])
 {
+#if defined(OSSAI_ISA_AVX512) || defined(OSSAI_ISA_AVX2)
+    if (!m->packed) {
+        motion_frames_lanes(m, f, out);
+        return;
+    }
+#endif
 #if defined(OSSAI_ISA_AVX512)
     const __m512i fi = _mm512_cvttps_epi32(f);
     const __mmask16 packed = (__mmask16)m->packed;
@@ -160,30 +203,7 @@ static inline void motion_frames(const motion_lanes *m, vf f, vf out[3])
         out[c] = _mm256_blendv_ps(x, _mm256_mul_ps(loop, _mm256_setzero_ps()), first);
     }
 #else
-    LANE_ALIGN float fl[LANE_V], x[3][LANE_V];
-    v_store(fl, f);
-    for (int l = 0; l < LANE_V; ++l) {
-        const uint32_t fr = (uint32_t)fl[l];
-        const int packed = (m->packed >> l & 1u) != 0;
-        for (int c = 0; c < 3; ++c) {
-            if (packed && (fr == 0 || (int32_t)fr >= m->last[l])) {
-                x[c][l] = m->loop[c][l] * (fr == 0 ? 0.0f : 1.0f);
-                continue;
-            }
-            const uint64_t bit = (uint64_t)fr * (uint32_t)m->frame_bits[l] +
-                                 (uint32_t)m->before[c][l];
-            uint32_t word;
-            memcpy(&word, m->base[l] + (bit >> 3), sizeof word);
-            if (!packed) {
-                memcpy(&x[c][l], &word, sizeof word);
-                continue;
-            }
-            const uint32_t u = (word >> (bit & 7u)) & (uint32_t)m->ones[c][l];
-            x[c][l] = fl[l] * m->slope[c][l] + (float)(m->qmin[c][l] + (int32_t)u) * m->step[c][l];
-        }
-    }
-    for (int c = 0; c < 3; ++c)
-        out[c] = v_load(x[c]);
+    motion_frames_lanes(m, f, out);
 #endif
 }
 

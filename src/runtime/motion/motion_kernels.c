@@ -78,14 +78,10 @@ void OSSAI_ISA_NAME(ossai_motion_kernel)(ossai_lane_motion_args *a)
                            split_locate(v_load(a->from + lc), duration, rate, last, &pair0,
                                         &alpha0));
         motion_lanes lanes;
+        motion_lanes_make(&lanes, a->motion + lc);
         LANE_ALIGN float last_frame[LANE_V];
-        lanes.packed = 0;
-        for (int l = 0; l < LANE_V; ++l) {
-            const ossai_clip_tracks *t = a->motion[lc + l];
-            motion_lane(&lanes, l, t);
-            /* a lane without motion reads its zero track's second frame */
-            last_frame[l] = t ? (float)(t->frame_count - 1) : 1.0f;
-        }
+        for (int l = 0; l < LANE_V; ++l) /* without motion: its zero track's second */
+            last_frame[l] = a->motion[lc + l] ? (float)(a->motion[lc + l]->frame_count - 1) : 1.0f;
         motion_at(&lanes, pair0, alpha0, m0);
         motion_at(&lanes, pair1, alpha1, m1);
         /* the loop's motion: the last frame */
