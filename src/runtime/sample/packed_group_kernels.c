@@ -231,6 +231,37 @@ static void raw_rows(const ossai_lane_sample_args *a, int lc, int j0,
     }
 }
 
+/* A lane's `count` values from its group's value v on, of both frames,
+ * into *ra and *rb; its cursors move past them. Lanes whose two frames lie
+ * in one segment share the setup in *shared (made for the segment whose
+ * widths *shared_at points at; lanes come sorted by it). */
+static inline __attribute__((always_inline)) void
+lane_values(const group *g, lane_cursor *cu, uint32_t v, int count, pk_setup *shared,
+            const uint8_t **shared_at, vf *ra, vf *rb)
+{
+    if (cu->same) {
+        if (cu->a.width != *shared_at) {
+            const pk_cursor at = pk_cursor_moved(&cu->a, v);
+            pk_setup_make(shared, &at, count);
+            *shared_at = cu->a.width;
+        }
+        *ra = pk_frame(shared, g->c.bits, g->c.bits_end, cu->bit_a);
+        *rb = pk_frame(shared, g->c.bits, g->c.bits_end, cu->bit_b);
+        cu->bit_a += shared->run;
+        cu->bit_b += shared->run;
+    } else {
+        const pk_cursor at_a = pk_cursor_moved(&cu->a, v);
+        const pk_cursor at_b = pk_cursor_moved(&cu->b, v);
+        pk_setup sa, sb;
+        pk_setup_make(&sa, &at_a, count);
+        pk_setup_make(&sb, &at_b, count);
+        *ra = pk_frame(&sa, g->c.bits, g->c.bits_end, cu->bit_a);
+        *rb = pk_frame(&sb, g->c.bits, g->c.bits_end, cu->bit_b);
+        cu->bit_a += sa.run;
+        cu->bit_b += sb.run;
+    }
+}
+
 void OSSAI_ISA_NAME(ossai_packed_group_lanes)(const ossai_lane_sample_args *a, int lc, bool stream)
 {
     group groups[LANE_V];
@@ -319,40 +350,24 @@ void OSSAI_ISA_NAME(ossai_packed_group_lanes)(const ossai_lane_sample_args *a, i
         for (uint32_t k0 = 0; k0 < most; k0 += LANE_V) {
             vf ra[LANE_V], rb[LANE_V];
             const uint8_t *shared_at = NULL;
-            for (int i = 0; i < LANE_V; ++i) {
-                const int l = order[i];
-                const uint32_t n = group_of[l] < 0 ? 0u : size[group_of[l]];
-                if (n <= k0) {
-                    ra[l] = rb[l] = v_zero();
-                    continue;
-                }
-                const group *g = &groups[group_of[l]];
-                const int count = n - k0 < (uint32_t)LANE_V ? (int)(n - k0) : LANE_V;
-                const uint32_t v = g->done + k0; /* the lane's first value here */
-                lane_cursor *cu = &cursors[l];
-                if (cu->same) {
-                    /* lanes in one segment of one clip share a setup */
-                    if (cu->a.width != shared_at) {
-                        const pk_cursor at = pk_cursor_moved(&cu->a, v);
-                        pk_setup_make(&shared, &at, count);
-                        shared_at = cu->a.width;
+            if (one) { /* every lane: group 0's values v .. v + count */
+                const int count = size[0] - k0 < (uint32_t)LANE_V ? (int)(size[0] - k0) : LANE_V;
+                for (int i = 0; i < LANE_V; ++i)
+                    lane_values(&groups[0], &cursors[order[i]], groups[0].done + k0, count,
+                                &shared, &shared_at, &ra[order[i]], &rb[order[i]]);
+            } else
+                for (int i = 0; i < LANE_V; ++i) {
+                    const int l = order[i];
+                    const uint32_t n = group_of[l] < 0 ? 0u : size[group_of[l]];
+                    if (n <= k0) {
+                        ra[l] = rb[l] = v_zero();
+                        continue;
                     }
-                    ra[l] = pk_frame(&shared, g->c.bits, g->c.bits_end, cu->bit_a);
-                    rb[l] = pk_frame(&shared, g->c.bits, g->c.bits_end, cu->bit_b);
-                    cu->bit_a += shared.run;
-                    cu->bit_b += shared.run;
-                } else {
-                    const pk_cursor at_a = pk_cursor_moved(&cu->a, v);
-                    const pk_cursor at_b = pk_cursor_moved(&cu->b, v);
-                    pk_setup sa, sb;
-                    pk_setup_make(&sa, &at_a, count);
-                    pk_setup_make(&sb, &at_b, count);
-                    ra[l] = pk_frame(&sa, g->c.bits, g->c.bits_end, cu->bit_a);
-                    rb[l] = pk_frame(&sb, g->c.bits, g->c.bits_end, cu->bit_b);
-                    cu->bit_a += sa.run;
-                    cu->bit_b += sb.run;
+                    const group *g = &groups[group_of[l]];
+                    const int count = n - k0 < (uint32_t)LANE_V ? (int)(n - k0) : LANE_V;
+                    lane_values(g, &cursors[l], g->done + k0, count, &shared, &shared_at, &ra[l],
+                                &rb[l]);
                 }
-            }
             v_transpose(ra);
             v_transpose(rb);
             for (int k = 0; k < LANE_V; ++k) {
