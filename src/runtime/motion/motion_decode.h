@@ -111,9 +111,13 @@ static inline __m512i motion_words(const motion_lanes *m, __m512i fi, int c, __m
                               _mm512_set1_epi32(7));
     __m256i half[2];
     for (int h = 0; h < 2; ++h) {
-        const __m512i f64 = _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(fi, h));
-        const __m512i fb64 = _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(fb, h));
-        const __m512i b64 = _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(before, h));
+        /* (the extract's index must be a constant, also unoptimised) */
+        const __m512i f64 = _mm512_cvtepu32_epi64(h ? _mm512_extracti64x4_epi64(fi, 1)
+                                                    : _mm512_castsi512_si256(fi));
+        const __m512i fb64 = _mm512_cvtepu32_epi64(h ? _mm512_extracti64x4_epi64(fb, 1)
+                                                     : _mm512_castsi512_si256(fb));
+        const __m512i b64 = _mm512_cvtepu32_epi64(h ? _mm512_extracti64x4_epi64(before, 1)
+                                                    : _mm512_castsi512_si256(before));
         const __m512i bit = _mm512_add_epi64(_mm512_mul_epu32(f64, fb64), b64);
         const __m512i at = _mm512_add_epi64(_mm512_loadu_si512(m->base + 8 * h),
                                             _mm512_srli_epi64(bit, 3));
