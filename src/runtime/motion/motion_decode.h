@@ -9,7 +9,6 @@
 #define OSSA_MOTION_DECODE_H
 
 #include <stdint.h>
-#include <string.h>
 
 #include "blob/format.h"
 #include "core/vec.h"
@@ -21,30 +20,32 @@
 /* What a lane without motion reads: a raw track of two zero frames. */
 static const float ossai_motion_none[2 * OSSAI_MOTION_C] = {0};
 
-/* LANE_V lanes' tracks, as the decoder reads them. */
+/* LANE_V lanes' tracks, as the decoder reads them: the tracks, and for the
+ * gathers (AVX2, AVX-512, when a lane is packed) each lane's bit fields. */
 typedef struct motion_lanes {
-    const unsigned char *base[LANE_V]; /* the packed bits, or the raw frames */
-    int32_t frame_bits[LANE_V];        /* packed: frame_bits; raw: 128 */
-    int32_t last[LANE_V];              /* packed: frame_count - 1; raw: -1 */
-    int32_t before[3][LANE_V];         /* bits before component c in a frame */
-    int32_t ones[3][LANE_V];           /* (1 << width) - 1; raw: all ones */
+    const ossai_clip_tracks *track[LANE_V]; /* NULL: no motion */
+    uint32_t packed;                        /* bit l: lane l's track is packed */
+    const unsigned char *base[LANE_V];      /* the packed bits, the raw frames, or zeros */
+    int32_t frame_bits[LANE_V];             /* packed: frame_bits; raw: 128 */
+    int32_t last[LANE_V];                   /* packed: frame_count - 1; raw: -1 */
+    int32_t before[3][LANE_V];              /* bits before component c in a frame */
+    int32_t ones[3][LANE_V];                /* (1 << width) - 1; raw: all ones */
     int32_t qmin[3][LANE_V];
     LANE_ALIGN float slope[3][LANE_V], step[3][LANE_V], loop[3][LANE_V];
-    uint32_t packed; /* bit l: lane l's track is packed */
 } motion_lanes;
 
-/* The lanes read tracks t[0 .. LANE_V) (NULL: no motion). Where none is
- * packed only the frames' places are kept: motion_frames then reads three
- * floats a lane. */
+/* The lanes read tracks t[0 .. LANE_V) (NULL: no motion). The bit fields
+ * are worked out only where the gathers will read them. */
 static inline void motion_lanes_make(motion_lanes *m, const ossai_clip_tracks *const *t)
 {
     m->packed = 0;
     for (int l = 0; l < LANE_V; ++l) {
-        const int packed = t[l] && (t[l]->flags & OSSAI_TRACKS_PACKED_MOTION);
-        m->packed |= (uint32_t)packed << l;
+        m->track[l] = t[l];
+        m->packed |= (uint32_t)(t[l] && (t[l]->flags & OSSAI_TRACKS_PACKED_MOTION)) << l;
         m->base[l] = t[l] ? (const unsigned char *)ossai_tracks_motion(t[l])
                           : (const unsigned char *)ossai_motion_none;
     }
+#if defined(OSSAI_ISA_AVX512) || defined(OSSAI_ISA_AVX2)
     if (!m->packed)
         return;
     for (int l = 0; l < LANE_V; ++l) {
@@ -65,35 +66,29 @@ static inline void motion_lanes_make(motion_lanes *m, const ossai_clip_tracks *c
             before += (int)w;
         }
     }
+#endif
 }
 
 /* motion_frames one lane at a time: the SSE and portable paths', and every
  * path's when no lane is packed (a raw frame is three loads, cheaper than
- * gathers). */
+ * gathers). A packed lane goes through the reference decoder
+ * (ossai_tracks_motion_frame); a raw one is read here, which measured
+ * faster (0.029 against 0.049 ms for 2000 raw lanes). */
 static inline void motion_frames_lanes(const motion_lanes *m, vf f, vf out[3])
 {
     LANE_ALIGN float fl[LANE_V], x[3][LANE_V];
     v_store(fl, f);
     for (int l = 0; l < LANE_V; ++l) {
-        const uint32_t fr = (uint32_t)fl[l];
-        if (!(m->packed >> l & 1u)) {
-            const float *raw = (const float *)(const void *)m->base[l] + (size_t)fr * OSSAI_MOTION_C;
+        if (m->packed >> l & 1u) {
+            float p[3];
+            ossai_tracks_motion_frame(m->track[l], (uint32_t)fl[l], p);
             for (int c = 0; c < 3; ++c)
-                x[c][l] = raw[c];
+                x[c][l] = p[c];
             continue;
         }
-        for (int c = 0; c < 3; ++c) {
-            if (fr == 0 || (int32_t)fr >= m->last[l]) {
-                x[c][l] = m->loop[c][l] * (fr == 0 ? 0.0f : 1.0f);
-                continue;
-            }
-            const uint64_t bit = (uint64_t)fr * (uint32_t)m->frame_bits[l] +
-                                 (uint32_t)m->before[c][l];
-            uint32_t word;
-            memcpy(&word, m->base[l] + (bit >> 3), sizeof word);
-            const uint32_t u = (word >> (bit & 7u)) & (uint32_t)m->ones[c][l];
-            x[c][l] = fl[l] * m->slope[c][l] + (float)(m->qmin[c][l] + (int32_t)u) * m->step[c][l];
-        }
+        const float *raw = (const float *)(const void *)m->base[l] + (size_t)fl[l] * OSSAI_MOTION_C;
+        for (int c = 0; c < 3; ++c)
+            x[c][l] = raw[c];
     }
     for (int c = 0; c < 3; ++c)
         out[c] = v_load(x[c]);
