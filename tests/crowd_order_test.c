@@ -41,9 +41,7 @@ static int make(ts_crowd *f, int capacity, bool clip_order, void *copies[CLIPS],
     d.clips = clips;
     d.clip_count = CLIPS;
     d.capacity = capacity;
-    d.skin_joints = ossa_mesh_skin_joints(f->dc.mesh);
-    d.inverse_binds = ossa_mesh_inverse_binds(f->dc.mesh);
-    d.skin_joint_count = ossa_mesh_skin_joint_count(f->dc.mesh);
+    ts_crowd_skin(f, &d);
     d.no_clip_order = !clip_order;
     return ts_crowd_start(f, &d);
 }

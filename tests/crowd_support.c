@@ -28,6 +28,13 @@ int ts_crowd_start(ts_crowd *f, const ossa_crowd_desc *d)
     return f->scratch != NULL;
 }
 
+void ts_crowd_skin(const ts_crowd *f, ossa_crowd_desc *d)
+{
+    d->skin_joints = ossa_mesh_skin_joints(f->dc.mesh);
+    d->inverse_binds = ossa_mesh_inverse_binds(f->dc.mesh);
+    d->skin_joint_count = ossa_mesh_skin_joint_count(f->dc.mesh);
+}
+
 static int make(ts_crowd *f, int capacity, int width, int skinned_capacity, int wear_mesh)
 {
     if (!ts_crowd_load(f))
@@ -42,9 +49,7 @@ static int make(ts_crowd *f, int capacity, int width, int skinned_capacity, int 
         d.mesh = f->dc.mesh;
         d.skinned_capacity = skinned_capacity;
     } else if (skinned_capacity >= 0) {
-        d.skin_joints = ossa_mesh_skin_joints(f->dc.mesh);
-        d.inverse_binds = ossa_mesh_inverse_binds(f->dc.mesh);
-        d.skin_joint_count = ossa_mesh_skin_joint_count(f->dc.mesh);
+        ts_crowd_skin(f, &d);
         d.skinned_capacity = skinned_capacity;
     }
     return ts_crowd_start(f, &d);

@@ -39,6 +39,9 @@ void ts_crowd_free(ts_crowd *f);
  * ts_crowd_free frees what they made. */
 int ts_crowd_load(ts_crowd *f);
 int ts_crowd_start(ts_crowd *f, const ossa_crowd_desc *d);
+/* The default character's skin (joints and inverse binds, no mesh) into d:
+ * a crowd that computes palettes. */
+void ts_crowd_skin(const ts_crowd *f, ossa_crowd_desc *d);
 
 /* Random clips, weight, time, speed, placement, interval; one in five
  * inactive; one in four skinned when `skinned`. */

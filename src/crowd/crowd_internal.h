@@ -173,9 +173,9 @@ int ossai_crowd_move(ossa_crowd *c, int slot, int to);
  * Touches only interval buckets, never BUCKET_SKINNED or BUCKET_INACTIVE. */
 void ossai_crowd_rebalance(ossa_crowd *c, int interval);
 /* Puts the characters of each interval bucket in order of (clip_a, clip_b),
- * keeping the order of those that play the same clips (BUCKET_SKINNED and
- * BUCKET_INACTIVE keep theirs); returns the swaps it made. Nothing without
- * clip_order (crowd_order.c). */
+ * moving only those outside their clip pair's run (BUCKET_SKINNED and
+ * BUCKET_INACTIVE keep their order); returns the swaps it made. Nothing
+ * without clip_order (crowd_order.c). */
 int ossai_crowd_order_by_clip(ossa_crowd *c);
 /* ---- the frame's stages, called by crowd_update.c for one batch ---- */
 
