@@ -41,6 +41,8 @@ static unsigned detect(void)
     const unsigned avx512 = bit_AVX512F | bit_AVX512VL | bit_AVX512BW | bit_AVX512DQ;
     if ((features & OSSAI_CPU_AVX2) && (b & avx512) == avx512 && (xcr0 & 0xE6) == 0xE6)
         features |= OSSAI_CPU_AVX512;
+    if ((features & OSSAI_CPU_AVX512) && (c & (1u << 6))) /* CPUID.7.0:ECX.AVX512_VBMI2 */
+        features |= OSSAI_CPU_VBMI2;
     return features;
 }
 #else
@@ -61,6 +63,8 @@ static unsigned limit_from_env(unsigned features)
         return features & OSSAI_CPU_SSE42;
     if (strcmp(v, "avx2") == 0)
         return features & (OSSAI_CPU_SSE42 | OSSAI_CPU_AVX2);
+    if (strcmp(v, "avx512-base") == 0)
+        return features & (OSSAI_CPU_SSE42 | OSSAI_CPU_AVX2 | OSSAI_CPU_AVX512);
     return features;
 }
 

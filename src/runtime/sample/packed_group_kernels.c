@@ -237,7 +237,7 @@ static void raw_rows(const ossai_lane_sample_args *a, int lc, int j0,
  * widths *shared_at points at; lanes come sorted by it). */
 static inline __attribute__((always_inline)) void
 lane_values(const group *g, lane_cursor *cu, uint32_t v, int count, pk_setup *shared,
-            const uint8_t **shared_at, vf *ra, vf *rb)
+            const uint8_t **shared_at, vf *ra, vf *rb, const bool funnel)
 {
     if (cu->same) {
         if (cu->a.width != *shared_at) {
@@ -245,8 +245,8 @@ lane_values(const group *g, lane_cursor *cu, uint32_t v, int count, pk_setup *sh
             pk_setup_make(shared, &at, count);
             *shared_at = cu->a.width;
         }
-        *ra = pk_frame(shared, g->c.bits, g->c.bits_end, cu->bit_a);
-        *rb = pk_frame(shared, g->c.bits, g->c.bits_end, cu->bit_b);
+        *ra = pk_frame(shared, g->c.bits, g->c.bits_end, cu->bit_a, funnel);
+        *rb = pk_frame(shared, g->c.bits, g->c.bits_end, cu->bit_b, funnel);
         cu->bit_a += shared->run;
         cu->bit_b += shared->run;
     } else {
@@ -255,14 +255,16 @@ lane_values(const group *g, lane_cursor *cu, uint32_t v, int count, pk_setup *sh
         pk_setup sa, sb;
         pk_setup_make(&sa, &at_a, count);
         pk_setup_make(&sb, &at_b, count);
-        *ra = pk_frame(&sa, g->c.bits, g->c.bits_end, cu->bit_a);
-        *rb = pk_frame(&sb, g->c.bits, g->c.bits_end, cu->bit_b);
+        *ra = pk_frame(&sa, g->c.bits, g->c.bits_end, cu->bit_a, funnel);
+        *rb = pk_frame(&sb, g->c.bits, g->c.bits_end, cu->bit_b, funnel);
         cu->bit_a += sa.run;
         cu->bit_b += sb.run;
     }
 }
 
-void OSSAI_ISA_NAME(ossai_packed_group_lanes)(const ossai_lane_sample_args *a, int lc, bool stream)
+/* ossai_packed_group_lanes, compiled once per `funnel` (pk_frame). */
+static inline __attribute__((always_inline)) void
+group_lanes(const ossai_lane_sample_args *a, int lc, bool stream, const bool funnel)
 {
     group groups[LANE_V];
     int group_of[LANE_V], ng = 0;
@@ -354,7 +356,7 @@ void OSSAI_ISA_NAME(ossai_packed_group_lanes)(const ossai_lane_sample_args *a, i
                 const int count = size[0] - k0 < (uint32_t)LANE_V ? (int)(size[0] - k0) : LANE_V;
                 for (int i = 0; i < LANE_V; ++i)
                     lane_values(&groups[0], &cursors[order[i]], groups[0].done + k0, count,
-                                &shared, &shared_at, &ra[order[i]], &rb[order[i]]);
+                                &shared, &shared_at, &ra[order[i]], &rb[order[i]], funnel);
             } else
                 for (int i = 0; i < LANE_V; ++i) {
                     const int l = order[i];
@@ -366,7 +368,7 @@ void OSSAI_ISA_NAME(ossai_packed_group_lanes)(const ossai_lane_sample_args *a, i
                     const group *g = &groups[group_of[l]];
                     const int count = n - k0 < (uint32_t)LANE_V ? (int)(n - k0) : LANE_V;
                     lane_values(g, &cursors[l], g->done + k0, count, &shared, &shared_at, &ra[l],
-                                &rb[l]);
+                                &rb[l], funnel);
                 }
             v_transpose(ra);
             v_transpose(rb);
@@ -398,4 +400,12 @@ void OSSAI_ISA_NAME(ossai_packed_group_lanes)(const ossai_lane_sample_args *a, i
             }
         }
     }
+}
+
+void OSSAI_ISA_NAME(ossai_packed_group_lanes)(const ossai_lane_sample_args *a, int lc, bool stream)
+{
+    if (pk_funnel_runs())
+        group_lanes(a, lc, stream, true);
+    else
+        group_lanes(a, lc, stream, false);
 }

@@ -25,6 +25,7 @@ typedef struct lane_state {
     pk_clip c;
     uint32_t ci;    /* constants read so far */
     int same;       /* both frames in one segment */
+    bool funnel;    /* pk_frame may take funnel shifts */
     pk_cursor a, b; /* at the next chunk's values */
     /* the chunk in flight's rotations: masks, constants, first list entry */
     uint32_t r_anim, r_still;
@@ -36,6 +37,7 @@ static void lane_begin(lane_state *l, const ossa_clip *clip, uint32_t f0)
 {
     l->c = pk_clip_of(clip);
     l->ci = 0;
+    l->funnel = pk_funnel_runs();
     if (ossai_clip_packed_header(clip)->block.component_count)
         l->same = pk_cursors_at(clip, f0, &l->a, &l->b);
 }
@@ -48,14 +50,14 @@ static void decode_chunk(lane_state *l, int count, float *va, float *vb)
         const int n = count - i < LANE_V ? count - i : LANE_V;
         pk_setup s;
         pk_setup_make(&s, &l->a, n);
-        v_store(va + i, pk_frame(&s, l->c.bits, l->c.bits_end, l->a.bit));
+        v_store(va + i, pk_frame(&s, l->c.bits, l->c.bits_end, l->a.bit, l->funnel));
         if (l->same) {
-            v_store(vb + i, pk_frame(&s, l->c.bits, l->c.bits_end, l->b.bit));
+            v_store(vb + i, pk_frame(&s, l->c.bits, l->c.bits_end, l->b.bit, l->funnel));
             l->b.bit += s.run;
         } else {
             pk_setup t;
             pk_setup_make(&t, &l->b, n);
-            v_store(vb + i, pk_frame(&t, l->c.bits, l->c.bits_end, l->b.bit));
+            v_store(vb + i, pk_frame(&t, l->c.bits, l->c.bits_end, l->b.bit, l->funnel));
             pk_cursor_skip(&l->b, &t, n);
         }
         pk_cursor_skip(&l->a, &s, n);

@@ -9,9 +9,11 @@
 #define OSSA_PACKED_LANES_H
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
+#include "core/cpu.h"
 #include "core/vec.h"
 #include "sample/packed_clip.h"
 #include "sample/packed_math.h"
@@ -284,12 +286,37 @@ static inline __attribute__((always_inline)) void pk_setup_make(pk_setup *s, con
 #endif
 }
 
+#if defined(OSSAI_ISA_AVX512)
+/* Lane i: the low 32 bits of (hi:lo) >> (shift & 31) - one AVX-512 VBMI2
+ * funnel shift (vpshrdvd), written as assembly so that the kernels need no
+ * VBMI2 when compiled; run only where the CPU has it (OSSAI_CPU_VBMI2). */
+static inline __m512i pk_funnel_right(__m512i lo, __m512i hi, __m512i shift)
+{
+    __asm__("vpshrdvd %2, %1, %0" : "+v"(lo) : "v"(hi), "v"(shift));
+    return lo;
+}
+#endif
+
+/* Whether pk_frame may take funnel shifts: this CPU has them and the kernel
+ * is AVX-512's (where pk_frame uses them). */
+static inline bool pk_funnel_runs(void)
+{
+#if defined(OSSAI_ISA_AVX512)
+    return (ossai_cpu_features() & OSSAI_CPU_VBMI2) != 0;
+#else
+    return false;
+#endif
+}
+
 /* The n values of setup s in the frame whose first one is at bit `bit` of
  * bits (bits_end: the end of the block's bits, padding included): lane i
  * holds value i as ossai_pack_value computes it; lanes past n hold values
- * of no meaning. Reads no byte past bits_end. */
+ * of no meaning. Reads no byte past bits_end. `funnel`: each value's bits
+ * are taken by one funnel shift (pk_funnel_runs() must be true); the same
+ * values. */
 static inline __attribute__((always_inline)) vf pk_frame(const pk_setup *s, const uint8_t *bits,
-                                                         const uint8_t *bits_end, uint64_t bit)
+                                                         const uint8_t *bits_end, uint64_t bit,
+                                                         bool funnel)
 {
 #if defined(OSSAI_ISA_AVX512)
     /* the (at most 16 x 23 + 7 bits of) values in one register, read from
@@ -300,16 +327,22 @@ static inline __attribute__((always_inline)) vf pk_frame(const pk_setup *s, cons
                            : _mm512_maskz_loadu_epi8(((__mmask64)1 << (bits_end - p)) - 1u, p);
     const __m512i at = _mm512_add_epi32(s->before, _mm512_set1_epi32((int)(bit & 7u)));
     const __m512i word = _mm512_srli_epi32(at, 5);
-    const __m512i shift = _mm512_and_si512(at, _mm512_set1_epi32(31));
     const __m512i lo_word = _mm512_permutexvar_epi32(word, block);
     const __m512i hi_word =
         _mm512_permutexvar_epi32(_mm512_add_epi32(word, _mm512_set1_epi32(1)), block);
-    const __m512i v =
-        _mm512_or_si512(_mm512_srlv_epi32(lo_word, shift),
-                        _mm512_sllv_epi32(hi_word, _mm512_sub_epi32(_mm512_set1_epi32(32), shift)));
+    __m512i v;
+    if (funnel)
+        v = pk_funnel_right(lo_word, hi_word, at); /* shifts by at & 31 */
+    else {
+        const __m512i shift = _mm512_and_si512(at, _mm512_set1_epi32(31));
+        v = _mm512_or_si512(
+            _mm512_srlv_epi32(lo_word, shift),
+            _mm512_sllv_epi32(hi_word, _mm512_sub_epi32(_mm512_set1_epi32(32), shift)));
+    }
     const __m512i q = _mm512_and_si512(v, s->ones);
     return _mm512_add_ps(s->lo, _mm512_mul_ps(_mm512_cvtepi32_ps(q), s->step));
 #elif defined(OSSAI_ISA_AVX2)
+    (void)funnel;
     /* the (at most 8 x 23 + 7 bits of) values in one register, read from
      * their first byte by whole 32-bit words inside the bits (their padding
      * holds every word a value touches); each value from the two words it
@@ -332,6 +365,7 @@ static inline __attribute__((always_inline)) vf pk_frame(const pk_setup *s, cons
     return _mm256_add_ps(s->lo, _mm256_mul_ps(_mm256_cvtepi32_ps(q), s->step));
 #else
     (void)bits_end;
+    (void)funnel;
     LANE_ALIGN float x[LANE_V] = {0};
     const pk_cursor *c = &s->at;
     for (int i = 0; i < s->n; ++i) {
