@@ -3,6 +3,10 @@
 
 #include "core/cpu.h"
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#endif
+
 static const char *const path_names[OSSA_SIMD_PATH_COUNT] = {"auto", "portable", "sse", "avx2",
                                                              "avx512"};
 
@@ -72,4 +76,11 @@ ossa_result ossai_simd_check(ossa_simd_path path, int width)
     if (ossai_simd_select(path, width) != OSSA_SIMD_AUTO)
         return OSSA_OK;
     return (unsigned)path >= OSSA_SIMD_PATH_COUNT ? OSSA_ERR_BAD_ARGUMENT : OSSA_ERR_UNSUPPORTED;
+}
+
+void ossai_stream_fence(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    _mm_sfence(); /* SSE: every x86-64 has it */
+#endif
 }

@@ -6,6 +6,7 @@
 
 #include "blob/format.h"
 #include "core/job_internal.h"
+#include "core/simd.h"
 #include "sample/packed_clip.h"
 #include "sample/sample_lanes.h"
 #include "sample/sampling_internal.h"
@@ -117,5 +118,7 @@ ossa_result ossa_lane_sampling_job_run(const ossa_lane_sampling_job *job)
         args.output = job->output + (size_t)b * batch_floats;
         (packed ? packed_kernels : kernels)[plan.path](&args);
     }
+    if (args.stream)
+        ossai_stream_fence(); /* once: the streamed rows are visible before the job returns */
     return OSSA_OK;
 }

@@ -385,6 +385,4 @@ void OSSAI_ISA_NAME(ossai_packed_kernel)(const ossai_lane_sample_args *a)
         else
             one_by_one(a, lc, stream);
     }
-    if (stream)
-        v_fence(); /* the streamed rows are visible before the job returns */
 }

@@ -27,6 +27,4 @@ void OSSAI_ISA_NAME(ossai_sample_kernel)(const ossai_lane_sample_args *a)
             }
         }
     }
-    if (stream)
-        v_fence(); /* the streamed rows are visible before the job returns */
 }

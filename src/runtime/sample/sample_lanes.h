@@ -27,6 +27,8 @@ typedef struct ossai_lane_sample_args {
     bool stream;   /* output's rows with non-temporal stores (aligned to them) */
 } ossai_lane_sample_args;
 
+/* The kernels stream rows (args.stream) without a fence: the job fences
+ * once, after its last batch (ossai_stream_fence). */
 OSSAI_SIMD_DECLARE(void, ossai_sample_kernel, (const ossai_lane_sample_args *args));
 /* A batch with at least one compressed clip (sample/packed_kernels.c). */
 OSSAI_SIMD_DECLARE(void, ossai_packed_kernel, (const ossai_lane_sample_args *args));
