@@ -128,7 +128,8 @@ bool ts_import_model(const char *name, const struct ossa_import_options *options
             SKIP("model " name " not found (set OSSA_MODELS or add ../shared/models)");         \
         REQUIRE(ts_import_model(name, options, out));                                          \
     } while (0)
-/* The imported skeleton, built; NULL (saying why) on failure. */
+/* The imported skeleton, built with the import's units; NULL (saying why) on
+ * failure. */
 struct ossa_skeleton *ts_import_skeleton(const struct ossa_import *im);
 /* A raw clip built on a skeleton at `rate` Hz (0: the builder's choice);
  * NULL (saying why) on failure. */

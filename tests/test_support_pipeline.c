@@ -95,7 +95,12 @@ ossa_skeleton *ts_import_skeleton(const ossa_import *im)
 {
     ossa_skeleton *s = NULL;
     ossa_error e;
-    if (ossa_skeleton_build(&im->skeleton, NULL, &s, NULL, &e) != OSSA_OK)
+    /* the import's units, as `ossa build` records them: the clip builder's
+     * tolerance (in metres) is then the same physical bound as the tool's */
+    ossa_skeleton_build_options o;
+    memset(&o, 0, sizeof o);
+    o.metres_per_unit = im->metres_per_unit;
+    if (ossa_skeleton_build(&im->skeleton, &o, &s, NULL, &e) != OSSA_OK)
         fprintf(stderr, "skeleton: %s\n", e.message);
     return s;
 }
