@@ -135,6 +135,27 @@ group_take(const group *gr, int kind, uint32_t bit, const float (*ta)[LANE_V],
     }
 }
 
+/* group_take for a batch of one group of every lane: the track of `kind`
+ * from its rows where it animates, its constant where it holds still, else
+ * the rest pose r0 - each row made once (frame b's only where read). */
+static inline __attribute__((always_inline)) void
+one_take(const group *gr, int kind, uint32_t bit, const float *r0, const float (*ta)[LANE_V],
+         const float (*tb)[LANE_V], vf ra[OSSAI_POSE_C], vf rb[OSSAI_POSE_C],
+         uint32_t anim[OSSAI_KINDS], uint32_t step[OSSAI_KINDS], uint32_t *full)
+{
+    const int base = kind == OSSAI_KIND_T ? OSSAI_TX : kind == OSSAI_KIND_R ? OSSAI_QX : OSSAI_SX;
+    const int n = kind == OSSAI_KIND_R ? 4 : 3;
+    if (gr->am[kind] & bit) {
+        if (kind == OSSAI_KIND_R && !(gr->fm & bit)) /* w: rebuilt from x y z */
+            ra[OSSAI_QW] = rb[OSSAI_QW] = v_zero();
+        group_take(gr, kind, bit, ta, tb, ra, rb, anim, step, full, true);
+    } else if (gr->cm[kind] & bit)
+        group_take(gr, kind, bit, ta, tb, ra, rb, anim, step, full, true);
+    else
+        for (int c = base; c < base + n; ++c)
+            ra[c] = v_set1(r0[c]);
+}
+
 /* What a batch's joints are assembled from: the groups, the window's
  * transposed values of both frames, the raw lanes' rows of the chunk in
  * hand, and per lane the interpolation factor and a held track's. */
@@ -163,11 +184,16 @@ static inline __attribute__((always_inline)) void joint_rows(const batch *bt,
     static const ossa_transform identity = {{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}};
     const float *r0 = rest ? &rest[j].translation.x : &identity.translation.x;
     vf ra[OSSAI_POSE_C], rb[OSSAI_POSE_C];
-    for (int c = 0; c < OSSAI_POSE_C; ++c)
-        ra[c] = rb[c] = v_set1(r0[c]);
     uint32_t anim[OSSAI_KINDS] = {0, 0, 0}, step[OSSAI_KINDS] = {0, 0, 0}, full = 0;
     const uint32_t bit = 1u << jj;
-    for (int g = 0; g < (one ? 1 : bt->group_count); ++g) {
+    if (one) { /* each kind from one place: rows, constant or rest pose */
+        one_take(&bt->groups[0], OSSAI_KIND_T, bit, r0, bt->ta, bt->tb, ra, rb, anim, step, &full);
+        one_take(&bt->groups[0], OSSAI_KIND_R, bit, r0, bt->ta, bt->tb, ra, rb, anim, step, &full);
+        one_take(&bt->groups[0], OSSAI_KIND_S, bit, r0, bt->ta, bt->tb, ra, rb, anim, step, &full);
+    } else
+        for (int c = 0; c < OSSAI_POSE_C; ++c)
+            ra[c] = rb[c] = v_set1(r0[c]);
+    for (int g = 0; g < (one ? 0 : bt->group_count); ++g) {
         const group *gr = &bt->groups[g];
         if (!(gr->any & bit))
             continue;
