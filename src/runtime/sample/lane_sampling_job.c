@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "blob/format.h"
+#include "core/cpu.h"
 #include "core/job_internal.h"
 #include "core/simd.h"
 #include "sample/packed_clip.h"
@@ -109,6 +110,7 @@ ossa_result ossa_lane_sampling_job_run(const ossa_lane_sampling_job *job)
     args.joint_count = joints;
     args.width = width;
     args.rest = job->rest_pose;
+    args.funnel = (ossai_cpu_features() & OSSAI_CPU_VBMI2) != 0;
     /* kernels stream only where a row is one 64-byte vector (AVX-512, 16
      * lanes): a batch is then joints x 10 such rows, so with the output
      * 64-byte aligned every row of every batch is */

@@ -430,7 +430,7 @@ group_lanes(const ossai_lane_sample_args *a, int lc, bool stream, const bool fun
 
 void OSSAI_ISA_NAME(ossai_packed_group_lanes)(const ossai_lane_sample_args *a, int lc, bool stream)
 {
-    if (pk_funnel_runs())
+    if (a->funnel)
         group_lanes(a, lc, stream, true);
     else
         group_lanes(a, lc, stream, false);

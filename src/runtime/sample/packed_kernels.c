@@ -33,11 +33,11 @@ typedef struct lane_state {
     int r_nc, r_at;
 } lane_state;
 
-static void lane_begin(lane_state *l, const ossa_clip *clip, uint32_t f0)
+static void lane_begin(lane_state *l, const ossa_clip *clip, uint32_t f0, bool funnel)
 {
     l->c = pk_clip_of(clip);
     l->ci = 0;
-    l->funnel = pk_funnel_runs();
+    l->funnel = funnel;
     if (ossai_clip_packed_header(clip)->block.component_count)
         l->same = pk_cursors_at(clip, f0, &l->a, &l->b);
 }
@@ -295,7 +295,7 @@ static void one_by_one(const ossai_lane_sample_args *a, int lc, bool stream)
         int all_packed = 1;
         for (int l = 0; l < LANE_V; ++l) {
             if (a->packed[lc + l])
-                lane_begin(&lanes[l], a->packed[lc + l], a->frame[lc + l]);
+                lane_begin(&lanes[l], a->packed[lc + l], a->frame[lc + l], a->funnel);
             else
                 all_packed = 0;
         }

@@ -13,7 +13,6 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "core/cpu.h"
 #include "core/vec.h"
 #include "sample/packed_clip.h"
 #include "sample/packed_math.h"
@@ -297,23 +296,12 @@ static inline __m512i pk_funnel_right(__m512i lo, __m512i hi, __m512i shift)
 }
 #endif
 
-/* Whether pk_frame may take funnel shifts: this CPU has them and the kernel
- * is AVX-512's (where pk_frame uses them). */
-static inline bool pk_funnel_runs(void)
-{
-#if defined(OSSAI_ISA_AVX512)
-    return (ossai_cpu_features() & OSSAI_CPU_VBMI2) != 0;
-#else
-    return false;
-#endif
-}
-
 /* The n values of setup s in the frame whose first one is at bit `bit` of
  * bits (bits_end: the end of the block's bits, padding included): lane i
  * holds value i as ossai_pack_value computes it; lanes past n hold values
  * of no meaning. Reads no byte past bits_end. `funnel`: each value's bits
- * are taken by one funnel shift (pk_funnel_runs() must be true); the same
- * values. */
+ * are taken by one funnel shift (only where the CPU has AVX-512 VBMI2:
+ * ossai_lane_sample_args.funnel); the same values. */
 static inline __attribute__((always_inline)) vf pk_frame(const pk_setup *s, const uint8_t *bits,
                                                          const uint8_t *bits_end, uint64_t bit,
                                                          bool funnel)

@@ -25,6 +25,8 @@ typedef struct ossai_lane_sample_args {
     int width;
     float *output; /* this batch's lane pose */
     bool stream;   /* output's rows with non-temporal stores (aligned to them) */
+    bool funnel;   /* the CPU has AVX-512 VBMI2: the AVX-512 decoder may take
+                    * its funnel shifts (pk_frame); other kernels ignore it */
 } ossai_lane_sample_args;
 
 /* The kernels stream rows (args.stream) without a fence: the job fences
