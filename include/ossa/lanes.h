@@ -108,11 +108,13 @@ typedef struct ossa_lane_sampling_job {
     float *output;
     int output_count;
     /* Write the pose with non-temporal (streaming) stores when output is
-     * 64-byte aligned and the path's vector is a whole cache line (AVX-512;
-     * else plain stores): for a pose larger than this core's L2 that is read
-     * later, or by another core - the stores then skip reading each line
-     * first. Leave it false when the next stage reads the pose at once from
-     * cache (the crowd's batches). Same results either way. Default false. */
+     * 64-byte aligned and each batch's rows fill whole cache lines in turn
+     * - the path's vector is a line (AVX-512), or the batch is one vector
+     * wide (AVX2 at width 8) - else plain stores: for a pose larger than
+     * this core's L2 that is read later, or by another core - the stores
+     * then skip reading each line first. Leave it false when the next stage
+     * reads the pose at once from cache (the crowd's batches). Same results
+     * either way. Default false. */
     bool stream_output;
 } ossa_lane_sampling_job;
 

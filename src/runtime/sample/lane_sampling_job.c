@@ -111,9 +111,10 @@ ossa_result ossa_lane_sampling_job_run(const ossa_lane_sampling_job *job)
     args.width = width;
     args.rest = job->rest_pose;
     args.funnel = (ossai_cpu_features() & OSSAI_CPU_VBMI2) != 0;
-    /* kernels stream only where a row is one 64-byte vector (AVX-512, 16
-     * lanes): a batch is then joints x 10 such rows, so with the output
-     * 64-byte aligned every row of every batch is */
+    /* kernels stream only where a batch's rows fill whole lines in turn
+     * (streams_rows: a row is one 64-byte vector, or a joint's ten rows
+     * are five lines): a batch is then a whole number of lines, so with the
+     * output 64-byte aligned every line of every batch is */
     args.stream = job->stream_output && ((uintptr_t)job->output & 63u) == 0;
     for (int b = plan.begin; b < plan.end; ++b) {
         const int packed = batch_resolve(job, b, width, &args, false);

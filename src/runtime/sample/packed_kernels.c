@@ -288,6 +288,9 @@ static void one_by_one(const ossai_lane_sample_args *a, int lc, bool stream)
     LANE_ALIGN float rest[OSSAI_POSE_C][CHUNK];
     LANE_ALIGN float rows[LANE_V][OSSAI_POSE_C][CHUNK];
     LANE_ALIGN float tile[OSSAI_POSE_C][LANE_V][LANE_V];
+    /* the rows of LANE_V joints, written joint by joint (rows_by_joint) */
+    LANE_ALIGN float joint_rows[OSSAI_POSE_C][LANE_V][LANE_V];
+    const bool by_joint = rows_by_joint(stream);
     LANE_ALIGN float va[CHUNK_VALUES + LANE_V], vb[CHUNK_VALUES + LANE_V];
     lane_state lanes[LANE_V];
     rot_list list;
@@ -328,7 +331,11 @@ static void one_by_one(const ossai_lane_sample_args *a, int lc, bool stream)
                     if (skip >> kind_of(c) & 1u) {
                         for (int j = 0; j < jn; ++j)
                             r[j] = v_set1(rest[c][v0 + j]);
-                        store_rows(out, stride, r, jn, stream);
+                        if (by_joint)
+                            for (int j = 0; j < jn; ++j)
+                                v_store(joint_rows[c][j], r[j]);
+                        else
+                            store_rows(out, stride, r, jn, stream);
                         continue;
                     }
                     if (all_packed)
@@ -338,10 +345,18 @@ static void one_by_one(const ossai_lane_sample_args *a, int lc, bool stream)
                         for (int l = 0; l < LANE_V; ++l)
                             r[l] = v_load(a->packed[lc + l] ? rows[l][c] + v0 : tile[c][l]);
                     v_transpose(r);
-                    if (jn == LANE_V)
+                    if (by_joint)
+                        for (int j = 0; j < jn; ++j)
+                            v_store(joint_rows[c][j], r[j]);
+                    else if (jn == LANE_V)
                         store_rows(out, stride, r, LANE_V, stream);
                     else
                         store_rows(out, stride, r, jn, stream);
+                }
+                for (int j = 0; by_joint && j < jn; ++j) {
+                    float *out = a->output + (size_t)(j0 + v0 + j) * OSSAI_POSE_C * width + lc;
+                    for (int c = 0; c < OSSAI_POSE_C; ++c)
+                        v_stream(out + (size_t)c * width, v_load(joint_rows[c][j]));
                 }
             }
         }

@@ -15,8 +15,25 @@ void OSSAI_ISA_NAME(ossai_sample_kernel)(const ossai_lane_sample_args *a)
             for (int l = 0; l < LANE_V; ++l)
                 sample_lane(a, lc + l, j0, tile, l);
             /* [lane][joint] -> [joint][lane]: one register transpose per
-             * component, then rows go to their joints */
+             * component, then rows go to their joints (joint by joint when
+             * short rows stream: rows_by_joint) */
             const int jn = joints - j0 < LANE_V ? joints - j0 : LANE_V;
+            if (rows_by_joint(stream)) {
+                for (int c = 0; c < OSSAI_POSE_C; ++c) {
+                    vf r[LANE_V];
+                    for (int l = 0; l < LANE_V; ++l)
+                        r[l] = v_load(tile[c][l]);
+                    v_transpose(r);
+                    for (int j = 0; j < LANE_V; ++j)
+                        v_store(tile[c][j], r[j]);
+                }
+                for (int j = 0; j < jn; ++j) {
+                    float *out = a->output + (size_t)(j0 + j) * OSSAI_POSE_C * width + lc;
+                    for (int c = 0; c < OSSAI_POSE_C; ++c)
+                        v_stream(out + (size_t)c * width, v_load(tile[c][j]));
+                }
+                continue;
+            }
             for (int c = 0; c < OSSAI_POSE_C; ++c) {
                 vf r[LANE_V];
                 for (int l = 0; l < LANE_V; ++l)

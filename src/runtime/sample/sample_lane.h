@@ -13,12 +13,23 @@
 #include "sample/sampling_internal.h"
 
 /* Whether this kernel streams its rows (ossai_lane_sample_args.stream):
- * only where a row is a whole cache line (AVX-512). Rows of 16 or 32 bytes
+ * where a row is a whole cache line (AVX-512), or where a batch is one
+ * vector wide (AVX2 at width 8: a joint's ten rows are then five whole
+ * lines in a row, which the kernels write in turn). Rows of a wider batch
  * would leave lines half-written between stores, which streams far slower
- * than plain stores (measured: about twice the time on AVX2). */
+ * than plain stores (measured: about twice the time on AVX2 at width 16). */
 static inline bool streams_rows(const ossai_lane_sample_args *a)
 {
-    return a->stream && LANE_V * sizeof(float) == 64;
+    return a->stream && (LANE_V * sizeof(float) == 64 ||
+                         (a->width == LANE_V && LANE_V * sizeof(float) * OSSAI_POSE_C % 64 == 0));
+}
+
+/* Whether joints' rows go out joint by joint (each joint's ten rows in
+ * turn) rather than component by component: when they stream and a row is
+ * shorter than a line, so that every line is whole before the next. */
+static inline bool rows_by_joint(bool stream)
+{
+    return stream && LANE_V * sizeof(float) < 64;
 }
 
 /* Rows r[0, n) of the output to out, out + stride, ...: with non-temporal
