@@ -87,15 +87,15 @@ static void group_chunk(group *g, uint32_t chunk)
     g->any = any;
 }
 
-/* Where a lane decodes: a cursor at the first value of each of its two
- * frames (the second follows the first's widths when both are in one
- * segment), never moved, and each frame's next bit. The values a lane
- * decodes next are its group's (group.done + the block's first). */
-typedef struct lane_cursor {
-    pk_cursor a, b;
-    uint64_t bit_a, bit_b;
-    int same;
-} lane_cursor;
+/* A segment that lanes of the batch decode from (a slot): a cursor at its
+ * widths and ranges and the group whose clip it belongs to; each block's
+ * setup for it is made once and shared by every lane frame in it. Slot 0
+ * is none: its setup, all zeros, decodes zeros from no bytes (lanes past
+ * their group's values, raw lanes). */
+typedef struct slot {
+    pk_cursor at;
+    int g;
+} slot;
 
 /* x in the lanes of `lanes`, old in the others; x alone when the batch is
  * one group of every lane (`one`: known when compiled, see joint_rows). */
@@ -257,35 +257,49 @@ static void raw_rows(const ossai_lane_sample_args *a, int lc, int j0,
     }
 }
 
-/* A lane's `count` values from its group's value v on, of both frames,
- * into *ra and *rb; its cursors move past them. Lanes whose two frames lie
- * in one segment share the setup in *shared (made for the segment whose
- * widths *shared_at points at; lanes come sorted by it). */
+/* Rows k0 .. k0 + LANE_V of the window's values (size[g] for group g) of
+ * both frames into ra[l] and rb[l], lane by lane (zeros past a lane's
+ * values): each slot's setup made once for the block (slot 0's stays
+ * zero), then every lane's two frames cut with theirs (slot_a, slot_b) -
+ * sixteen lanes alike, whatever their clips and segments. Each lane's bits
+ * (bit_a, bit_b) move past its values. */
 static inline __attribute__((always_inline)) void
-lane_values(const group *g, lane_cursor *cu, uint32_t v, int count, pk_setup *shared,
-            const uint8_t **shared_at, vf *ra, vf *rb, const bool funnel)
+block_values(const group *groups, const slot *slots, int slot_count, pk_setup *setups,
+             const int *slot_a, const int *slot_b, const uint8_t *const *bits,
+             const uint8_t *const *bits_end, const uint32_t *size, uint32_t k0, uint64_t *bit_a,
+             uint64_t *bit_b, vf *ra, vf *rb, const bool funnel)
 {
-    if (cu->same) {
-        if (cu->a.width != *shared_at) {
-            const pk_cursor at = pk_cursor_moved(&cu->a, v);
-            pk_setup_make(shared, &at, count);
-            *shared_at = cu->a.width;
+    for (int s = 1; s < slot_count; ++s) {
+        const group *g = &groups[slots[s].g];
+        const uint32_t n = size[slots[s].g];
+        if (n <= k0) {
+            setups[s] = setups[0];
+            continue;
         }
-        *ra = pk_frame(shared, g->c.bits, g->c.bits_end, cu->bit_a, funnel);
-        *rb = pk_frame(shared, g->c.bits, g->c.bits_end, cu->bit_b, funnel);
-        cu->bit_a += shared->run;
-        cu->bit_b += shared->run;
-    } else {
-        const pk_cursor at_a = pk_cursor_moved(&cu->a, v);
-        const pk_cursor at_b = pk_cursor_moved(&cu->b, v);
-        pk_setup sa, sb;
-        pk_setup_make(&sa, &at_a, count);
-        pk_setup_make(&sb, &at_b, count);
-        *ra = pk_frame(&sa, g->c.bits, g->c.bits_end, cu->bit_a, funnel);
-        *rb = pk_frame(&sb, g->c.bits, g->c.bits_end, cu->bit_b, funnel);
-        cu->bit_a += sa.run;
-        cu->bit_b += sb.run;
+        const pk_cursor at = pk_cursor_moved(&slots[s].at, g->done + k0);
+        pk_setup_make(&setups[s], &at, n - k0 < (uint32_t)LANE_V ? (int)(n - k0) : LANE_V);
     }
+    for (int l = 0; l < LANE_V; ++l) {
+        const pk_setup *sa = &setups[slot_a[l]], *sb = &setups[slot_b[l]];
+        ra[l] = pk_frame(sa, bits[l], bits_end[l], bit_a[l], funnel);
+        rb[l] = pk_frame(sb, bits[l], bits_end[l], bit_b[l], funnel);
+        bit_a[l] += sa->run;
+        bit_b[l] += sb->run;
+    }
+}
+
+/* The slot of the segment whose widths `at` points at, added if new. */
+static int slot_of(slot *slots, int *slot_count, const pk_cursor *at, int g)
+{
+    int s = 1;
+    while (s < *slot_count && slots[s].at.width != at->width)
+        ++s;
+    if (s == *slot_count) {
+        slots[s].at = *at;
+        slots[s].g = g;
+        ++*slot_count;
+    }
+    return s;
 }
 
 /* ossai_packed_group_lanes, compiled once per `funnel` (pk_frame). */
@@ -293,14 +307,22 @@ static inline __attribute__((always_inline)) void
 group_lanes(const ossai_lane_sample_args *a, int lc, bool stream, const bool funnel)
 {
     group groups[LANE_V];
-    int group_of[LANE_V], ng = 0;
+    int ng = 0;
     uint32_t raw_bits = 0;
-    lane_cursor cursors[LANE_V];
+    /* per lane: the slots of its two frames, its clip's bits and each
+     * frame's next value's bit (slot 0 and no bytes: decodes zeros) */
+    slot slots[2 * LANE_V + 1];
+    int slot_count = 1, slot_a[LANE_V], slot_b[LANE_V];
+    const uint8_t *bits[LANE_V], *bits_end[LANE_V];
+    uint64_t bit_a[LANE_V], bit_b[LANE_V];
+    static const uint8_t no_bytes[1];
     for (int l = 0; l < LANE_V; ++l) {
         const ossa_clip *clip = a->packed[lc + l];
+        slot_a[l] = slot_b[l] = 0;
+        bits[l] = bits_end[l] = no_bytes;
+        bit_a[l] = bit_b[l] = 0;
         if (!clip) {
             raw_bits |= 1u << l;
-            group_of[l] = -1;
             continue;
         }
         int g = 0;
@@ -309,35 +331,23 @@ group_lanes(const ossai_lane_sample_args *a, int lc, bool stream, const bool fun
         if (g == ng)
             group_begin(&groups[ng++], clip);
         groups[g].bits_of |= 1u << l;
-        group_of[l] = g;
         if (ossai_clip_packed_header(clip)->block.component_count) {
-            lane_cursor *cu = &cursors[l];
-            cu->same = pk_cursors_at(clip, a->frame[lc + l], &cu->a, &cu->b);
-            cu->bit_a = cu->a.bit;
-            cu->bit_b = cu->b.bit;
+            pk_cursor ca, cb;
+            pk_cursors_at(clip, a->frame[lc + l], &ca, &cb);
+            slot_a[l] = slot_of(slots, &slot_count, &ca, g);
+            slot_b[l] = slot_of(slots, &slot_count, &cb, g);
+            bits[l] = groups[g].c.bits;
+            bits_end[l] = groups[g].c.bits_end;
+            bit_a[l] = ca.bit;
+            bit_b[l] = cb.bit;
         }
     }
     for (int g = 0; g < ng; ++g)
         groups[g].lanes = pk_mask(groups[g].bits_of);
     const bool one = ng == 1 && groups[0].bits_of == (1u << LANE_V) - 1u;
-    /* the decoding order: lanes whose two frames are in one segment of one
-     * clip side by side (they share a setup), sorted by where that
-     * segment's widths are */
-    int order[LANE_V], no = 0;
-    for (int l = 0; l < LANE_V; ++l) {
-        const uint8_t *key = group_of[l] >= 0 && cursors[l].same ? cursors[l].a.width : NULL;
-        int i = no++;
-        for (; i > 0; --i) {
-            const int m = order[i - 1];
-            const uint8_t *mk = group_of[m] >= 0 && cursors[m].same ? cursors[m].a.width : NULL;
-            if ((uintptr_t)mk <= (uintptr_t)key)
-                break;
-            order[i] = m;
-        }
-        order[i] = l;
-    }
-    pk_setup shared; /* a setup lanes share; made before each first use */
-    memset(&shared, 0, sizeof shared);
+    /* each slot's setup for the block in hand; slot 0's, all zeros, for good */
+    pk_setup setups[2 * LANE_V + 1];
+    memset(&setups[0], 0, sizeof setups[0]);
     /* the window's values, LANE_V rows at a time (a row past the lane's
      * values holds zeros) */
     LANE_ALIGN float ta[WINDOW + LANE_V][LANE_V], tb[WINDOW + LANE_V][LANE_V];
@@ -377,25 +387,8 @@ group_lanes(const ossai_lane_sample_args *a, int lc, bool stream, const bool fun
         }
         for (uint32_t k0 = 0; k0 < most; k0 += LANE_V) {
             vf ra[LANE_V], rb[LANE_V];
-            const uint8_t *shared_at = NULL;
-            if (one) { /* every lane: group 0's values v .. v + count */
-                const int count = size[0] - k0 < (uint32_t)LANE_V ? (int)(size[0] - k0) : LANE_V;
-                for (int i = 0; i < LANE_V; ++i)
-                    lane_values(&groups[0], &cursors[order[i]], groups[0].done + k0, count,
-                                &shared, &shared_at, &ra[order[i]], &rb[order[i]], funnel);
-            } else
-                for (int i = 0; i < LANE_V; ++i) {
-                    const int l = order[i];
-                    const uint32_t n = group_of[l] < 0 ? 0u : size[group_of[l]];
-                    if (n <= k0) {
-                        ra[l] = rb[l] = v_zero();
-                        continue;
-                    }
-                    const group *g = &groups[group_of[l]];
-                    const int count = n - k0 < (uint32_t)LANE_V ? (int)(n - k0) : LANE_V;
-                    lane_values(g, &cursors[l], g->done + k0, count, &shared, &shared_at, &ra[l],
-                                &rb[l], funnel);
-                }
+            block_values(groups, slots, slot_count, setups, slot_a, slot_b, bits, bits_end, size,
+                         k0, bit_a, bit_b, ra, rb, funnel);
             v_transpose(ra);
             v_transpose(rb);
             for (int k = 0; k < LANE_V; ++k) {
