@@ -246,14 +246,7 @@ static void raw_rows(const ossai_lane_sample_args *a, int lc, int j0,
         for (int l = 0; l < LANE_V; ++l)
             if (!a->packed[lc + l])
                 sample_lane(a, lc + l, j0 + v0, tile, l);
-        for (int c = 0; c < OSSAI_POSE_C; ++c) {
-            vf r[LANE_V];
-            for (int l = 0; l < LANE_V; ++l)
-                r[l] = v_load(tile[c][l]);
-            v_transpose(r);
-            for (int j = 0; j < LANE_V; ++j)
-                v_store(tile[c][j], r[j]);
-        }
+        tiles_transpose(tile);
     }
 }
 

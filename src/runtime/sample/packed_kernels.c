@@ -331,20 +331,15 @@ static void one_by_one(const ossai_lane_sample_args *a, int lc, bool stream)
                     if (skip >> kind_of(c) & 1u) {
                         for (int j = 0; j < jn; ++j)
                             r[j] = v_set1(rest[c][v0 + j]);
-                        if (by_joint)
-                            for (int j = 0; j < jn; ++j)
-                                v_store(joint_rows[c][j], r[j]);
+                    } else {
+                        if (all_packed)
+                            for (int l = 0; l < LANE_V; ++l)
+                                r[l] = v_load(rows[l][c] + v0);
                         else
-                            store_rows(out, stride, r, jn, stream);
-                        continue;
+                            for (int l = 0; l < LANE_V; ++l)
+                                r[l] = v_load(a->packed[lc + l] ? rows[l][c] + v0 : tile[c][l]);
+                        v_transpose(r);
                     }
-                    if (all_packed)
-                        for (int l = 0; l < LANE_V; ++l)
-                            r[l] = v_load(rows[l][c] + v0);
-                    else
-                        for (int l = 0; l < LANE_V; ++l)
-                            r[l] = v_load(a->packed[lc + l] ? rows[l][c] + v0 : tile[c][l]);
-                    v_transpose(r);
                     if (by_joint)
                         for (int j = 0; j < jn; ++j)
                             v_store(joint_rows[c][j], r[j]);
@@ -353,11 +348,9 @@ static void one_by_one(const ossai_lane_sample_args *a, int lc, bool stream)
                     else
                         store_rows(out, stride, r, jn, stream);
                 }
-                for (int j = 0; by_joint && j < jn; ++j) {
-                    float *out = a->output + (size_t)(j0 + v0 + j) * OSSAI_POSE_C * width + lc;
-                    for (int c = 0; c < OSSAI_POSE_C; ++c)
-                        v_stream(out + (size_t)c * width, v_load(joint_rows[c][j]));
-                }
+                if (by_joint)
+                    stream_by_joint(a->output + (size_t)(j0 + v0) * OSSAI_POSE_C * width + lc,
+                                    (size_t)width, (const float(*)[LANE_V][LANE_V])joint_rows, jn);
             }
         }
     }

@@ -19,19 +19,9 @@ void OSSAI_ISA_NAME(ossai_sample_kernel)(const ossai_lane_sample_args *a)
              * short rows stream: rows_by_joint) */
             const int jn = joints - j0 < LANE_V ? joints - j0 : LANE_V;
             if (rows_by_joint(stream)) {
-                for (int c = 0; c < OSSAI_POSE_C; ++c) {
-                    vf r[LANE_V];
-                    for (int l = 0; l < LANE_V; ++l)
-                        r[l] = v_load(tile[c][l]);
-                    v_transpose(r);
-                    for (int j = 0; j < LANE_V; ++j)
-                        v_store(tile[c][j], r[j]);
-                }
-                for (int j = 0; j < jn; ++j) {
-                    float *out = a->output + (size_t)(j0 + j) * OSSAI_POSE_C * width + lc;
-                    for (int c = 0; c < OSSAI_POSE_C; ++c)
-                        v_stream(out + (size_t)c * width, v_load(tile[c][j]));
-                }
+                tiles_transpose(tile);
+                stream_by_joint(a->output + (size_t)j0 * OSSAI_POSE_C * width + lc,
+                                (size_t)width, (const float(*)[LANE_V][LANE_V])tile, jn);
                 continue;
             }
             for (int c = 0; c < OSSAI_POSE_C; ++c) {

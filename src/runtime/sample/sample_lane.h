@@ -32,6 +32,31 @@ static inline bool rows_by_joint(bool stream)
     return stream && LANE_V * sizeof(float) < 64;
 }
 
+/* Each component's tile, [lane][joint], transposed in place into
+ * [joint][lane]: one register transpose per component. */
+static inline void tiles_transpose(float tile[OSSAI_POSE_C][LANE_V][LANE_V])
+{
+    for (int c = 0; c < OSSAI_POSE_C; ++c) {
+        vf r[LANE_V];
+        for (int l = 0; l < LANE_V; ++l)
+            r[l] = v_load(tile[c][l]);
+        v_transpose(r);
+        for (int j = 0; j < LANE_V; ++j)
+            v_store(tile[c][j], r[j]);
+    }
+}
+
+/* Joints [0, n) of rows[component][joint] streamed joint by joint
+ * (rows_by_joint): joint j's ten rows from out + j * 10 * width, `width`
+ * floats apart. */
+static inline void stream_by_joint(float *out, size_t width,
+                                   const float rows[OSSAI_POSE_C][LANE_V][LANE_V], int n)
+{
+    for (int j = 0; j < n; ++j)
+        for (int c = 0; c < OSSAI_POSE_C; ++c)
+            v_stream(out + ((size_t)j * OSSAI_POSE_C + (size_t)c) * width, v_load(rows[c][j]));
+}
+
 /* Rows r[0, n) of the output to out, out + stride, ...: with non-temporal
  * stores (stream, from streams_rows) or plain ones. */
 static inline void store_rows(float *out, size_t stride, const vf *r, int n, bool stream)
