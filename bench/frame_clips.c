@@ -1,8 +1,10 @@
 /* frame_clips.c - `ossa bench frame --clips N`: 1000 characters spread over
  * N clips (frame_library.h), raw and compressed side by side - one clip
  * sampled by the lane job (the pose written to memory) and the library's
- * whole frame - beside the character's own clips raw (today's frame), with
- * the clip bytes in memory and the bytes each frame reads; then issue 10's
+ * whole frame - beside the character's own clips raw (today's frame), that
+ * frame stage by stage on those clips and on the N compressed ones (the
+ * crowd's stage hook: where the frame goal's difference lies), with the
+ * clip bytes in memory and the bytes each frame reads; then issue 10's
  * goals with verdicts from this run. The frame runs the crowd as it comes
  * (its slots kept in clip order, crowd_order.c), and once more on
  * compressed clips with its slots in spawn order (no_clip_order). */
@@ -19,7 +21,8 @@
  * (the lane job only) */
 enum { S_RAW, S_PACKED, S_BASE, S_SPAWN, S_SORTED, SCENES };
 enum { C_SAMPLE_RAW, C_SAMPLE_PACKED, C_SAMPLE_BASE, C_STREAM_RAW, C_STREAM_PACKED,
-       C_SORTED, C_SORTED_STREAM, C_STORES, C_STORES_STREAMED, C_FRAME_RAW, C_FRAME_PACKED, C_FRAME_BASE, C_FRAME_SPAWN, C_COUNT };
+       C_SORTED, C_SORTED_STREAM, C_STORES, C_STORES_STREAMED, C_FRAME_RAW, C_FRAME_PACKED,
+       C_FRAME_BASE, C_FRAME_SPAWN, C_FRAME_PACKED_STAGES, C_FRAME_BASE_STAGES, C_COUNT };
 /* The report groups: sampling (its variants C_SAMPLE_RAW .. C_STORES_STREAMED:
  * the characters as they come, then in clip order, then the job's stores
  * alone, its floor) and the whole frame. */
@@ -59,6 +62,43 @@ static void print_memory(const frame_options *o, const frame_library *lib, const
            touched[S_RAW] / 1024.0, touched[S_PACKED] / 1024.0, touched[S_BASE] / 1024.0);
     printf("  %-38s %12.2f %12.2f %12.2f\n", "read by one sample (mean)", per[S_RAW] / 1024.0,
            per[S_PACKED] / 1024.0, per[S_BASE] / 1024.0);
+}
+
+/* The library's frame stage by stage (the stage-timed frames' medians), on
+ * the character's clips raw and on the N compressed clips: where the
+ * frame-goal's difference lies. */
+static void print_stages(const frame_options *o, const frame_scene *s)
+{
+    if (s[S_PACKED].crowd_timing.calls == 0 || s[S_BASE].crowd_timing.calls == 0)
+        return;
+    static const char *const names[FRAME_STAGES] = {
+        [FRAME_SAMPLE_A] = "sample (first clip)", [FRAME_SAMPLE_B] = "sample (second clip)",
+        [FRAME_BLEND] = "blend", [FRAME_LOCAL_TO_MODEL] = "locomotion, local->model",
+        [FRAME_POSE_OUT] = "pose out, footfalls, events", [FRAME_PALETTE] = "palettes",
+        [FRAME_SKIN] = "skin", [RUN_IK] = "ik"};
+    const int frames = o->common.frames;
+    if (o->common.json)
+        printf(", \"stages\": [");
+    else
+        printf("\nframe stages (ms, medians of the stage-timed frames): %8s %12s %10s\n",
+               "base raw", "compressed", "change");
+    double sum[2] = {0, 0};
+    for (int k = 0; k < FRAME_STAGES; ++k) {
+        const double base = frame_timing_median(&s[S_BASE].crowd_timing, k, frames) * 1e-6;
+        const double packed = frame_timing_median(&s[S_PACKED].crowd_timing, k, frames) * 1e-6;
+        sum[0] += base;
+        sum[1] += packed;
+        if (o->common.json)
+            printf("%s{\"stage\": \"%s\", \"base_raw_ms\": %.4f, \"compressed_ms\": %.4f}",
+                   k ? ", " : "", names[k], base, packed);
+        else if (base > 0 || packed > 0)
+            printf("  %-52s %8.3f %12.3f %+10.3f\n", names[k], base, packed, packed - base);
+    }
+    if (o->common.json)
+        printf("]");
+    else
+        printf("  %-52s %8.3f %12.3f %+10.3f\n", "sum of the medians", sum[0], sum[1],
+               sum[1] - sum[0]);
 }
 
 /* The sampling goals' floors: the pose's stores alone, measured in this
@@ -177,6 +217,10 @@ int frame_clips_run(const frame_options *o, const frame_character *c)
         VARIANT(C_FRAME_BASE, "frame-base", "the character's clips, raw", frame_crowd, S_BASE),
         VARIANT(C_FRAME_SPAWN, "frame-compressed-spawn-order",
                 "N compressed clips, slots in spawn order", frame_crowd, S_SPAWN),
+        VARIANT(C_FRAME_PACKED_STAGES, "frame-compressed-stages",
+                "N compressed clips, stages timed", frame_crowd_timed, S_PACKED),
+        VARIANT(C_FRAME_BASE_STAGES, "frame-base-stages", "the character's clips, raw, stages timed",
+                frame_crowd_timed, S_BASE),
     };
 #undef VARIANT
     if (code == 0 && bench_run(v, C_COUNT, &o->common) == 0)
@@ -219,6 +263,7 @@ int frame_clips_run(const frame_options *o, const frame_character *c)
         }
         if (o->common.json)
             printf("]");
+        print_stages(o, s);
         print_memory(o, &lib, s);
         bench_goal goals[12];
         const int n = clip_goals(o, &s[0], &lib, v, goals);
