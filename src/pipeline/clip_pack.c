@@ -325,7 +325,6 @@ static void search_segment(search *s, uint8_t *result, int *tracks, int max_trac
         }
 }
 
-long dbg_p1, dbg_p2, dbg_p3;
 static void put_bits(uint8_t *bits, uint64_t at, uint32_t value, uint32_t w)
 {
     for (uint32_t b = 0; b < w; ++b, ++at)
