@@ -362,7 +362,8 @@ int bench_compression_main(int argc, char **argv)
                    i ? "," : "", r->file, r->name, r->joints, r->keep.frames, r->rate,
                    r->keep.raw, r->keep.bytes, (double)r->keep.raw / (double)r->keep.bytes,
                    r->key_rate, r->on_grid ? "true" : "false", r->keep.source_raw,
-                   (double)r->keep.source_raw / (double)r->keep.bytes, r->keep.error_mm, r->tolerance_mm, r->units_assumed ? "true" : "false",
+                   (double)r->keep.source_raw / (double)r->keep.bytes, r->keep.error_mm,
+                   r->tolerance_mm, r->units_assumed ? "true" : "false",
                    r->keep.worst, r->keep.seconds, ozz_bytes(r), r->moves ? "true" : "false",
                    r->rm.frames, r->rm.raw, r->rm.bytes, (double)r->rm.raw / (double)r->rm.bytes,
                    r->rm.error_mm, r->rm.worst, r->rm.seconds);
