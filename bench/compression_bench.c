@@ -378,8 +378,8 @@ int bench_compression_main(int argc, char **argv)
     printf("%-22s %-22s %5s %8s %9s %15s | %-38s | %-32s | %9s\n", "", "", "", "", "",
            "source's keys", "without root motion", "with root motion (ossa build)", "");
     printf("%-22s %-22s %5s %8s %9s %5s %9s | %6s %6s %6s %9s %7s | %6s %6s %9s %7s | %9s  %s\n",
-           "file", "clip", "keys", "rate", "raw B", "Hz", "raw B", "bytes", "ratio", "src", "error mm",
-           "build s", "bytes", "ratio", "error mm", "build s", "ozz 0.16",
+           "file", "clip", "keys", "rate", "raw B", "Hz", "raw B", "bytes", "ratio", "src",
+           "error mm", "build s", "bytes", "ratio", "error mm", "build s", "ozz 0.16",
            "worst at (without / with)");
     for (int i = 0; i < count; ++i) {
         const row *r = &rows[i];

@@ -219,8 +219,8 @@ int frame_clips_run(const frame_options *o, const frame_character *c)
                 "N compressed clips, slots in spawn order", frame_crowd, S_SPAWN),
         VARIANT(C_FRAME_PACKED_STAGES, "frame-compressed-stages",
                 "N compressed clips, stages timed", frame_crowd_timed, S_PACKED),
-        VARIANT(C_FRAME_BASE_STAGES, "frame-base-stages", "the character's clips, raw, stages timed",
-                frame_crowd_timed, S_BASE),
+        VARIANT(C_FRAME_BASE_STAGES, "frame-base-stages",
+                "the character's clips, raw, stages timed", frame_crowd_timed, S_BASE),
     };
 #undef VARIANT
     if (code == 0 && bench_run(v, C_COUNT, &o->common) == 0)
