@@ -75,7 +75,7 @@ static void print_stages(const frame_options *o, const frame_scene *s)
         [FRAME_SAMPLE_A] = "sample (first clip)", [FRAME_SAMPLE_B] = "sample (second clip)",
         [FRAME_BLEND] = "blend", [FRAME_LOCAL_TO_MODEL] = "locomotion, local->model",
         [FRAME_POSE_OUT] = "pose out, footfalls, events", [FRAME_PALETTE] = "palettes",
-        [FRAME_SKIN] = "skin", [RUN_IK] = "ik"};
+        [FRAME_SKIN] = "skin", [FRAME_IK] = "ik"};
     const int frames = o->common.frames;
     if (o->common.json)
         printf(", \"stages\": [");

@@ -26,6 +26,7 @@ enum {
     FRAME_POSE_OUT = RUN_POSE_OUT, /* lanes only: the reference writes matrices already */
     FRAME_PALETTE = RUN_PALETTE,   /* the skinned characters' palettes */
     FRAME_SKIN = RUN_SKIN,         /* their vertices */
+    FRAME_IK = RUN_IK,             /* the crowd's IK, timed apart (listed last) */
     FRAME_STAGES = RUN_STAGES
 };
 
