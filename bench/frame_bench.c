@@ -45,10 +45,11 @@ static void help(FILE *to)
             "                    from another phase: N different clips, both kinds built\n"
             "                    from the same keys), raw and compressed side by side:\n"
             "                    one clip sampled and the library's whole frame, beside\n"
-            "                    the k clips raw; that frame stage by stage on the k raw\n"
-            "                    and the N compressed clips; the bytes of keys in memory\n"
-            "                    and read per frame; issue 10's goals (use a 67-joint\n"
-            "                    pab blob)\n"
+            "                    the k clips raw, and on the compressed clips with the\n"
+            "                    next batch prefetched; that frame stage by stage on\n"
+            "                    the k raw and the N compressed clips; the bytes of keys\n"
+            "                    in memory and read per frame; issue 10's goals (use a\n"
+            "                    67-joint pab blob)\n"
             "%s",
             bench_common_help());
 }

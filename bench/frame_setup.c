@@ -116,6 +116,7 @@ int frame_scene_reset_crowd(frame_scene *s)
     d.width = s->width;
     d.path = s->path;
     d.no_clip_order = s->no_clip_order;
+    d.prefetch_clips = s->prefetch_clips;
     const size_t bytes = ossa_crowd_size(&d);
     if (!bytes) {
         cli_error("bench frame", "this character cannot make a crowd");

@@ -84,6 +84,7 @@ typedef struct frame_scene {
     void *crowd_memory;
     ossa_crowd *crowd;
     bool no_clip_order; /* the crowd's (set, then frame_scene_reset_crowd) */
+    bool prefetch_clips; /* the crowd's, likewise */
     crowd_runner runner;
     /* stage times of the frame variants; fused and crowd: summed over threads */
     frame_timing lanes_timing, reference_timing, fused_timing, crowd_timing;
@@ -141,6 +142,8 @@ void frame_ref_skin(void *scene);        /* ossa_skinning_job, portable path, fl
 void frame_lane_sample(void *scene);     /* lanes: clip a */
 void frame_lane_sample_b(void *scene);   /* lanes: clip b */
 void frame_lane_sample_streamed(void *scene); /* clip a, non-temporal stores */
+/* the same, each batch's next one prefetched (prefetch_ahead) */
+void frame_lane_sample_streamed_ahead(void *scene);
 void frame_lane_stores(void *scene);          /* its stores alone: the floor */
 void frame_lane_stores_streamed(void *scene); /* the same, non-temporal */
 void frame_lane_blend(void *scene);

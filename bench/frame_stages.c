@@ -156,7 +156,7 @@ void frame_ref_skin(void *scene)
 
 /* ---- lane stages: batches split over threads ---- */
 
-static void lane_sample(frame_scene *s, int second, bool stream)
+static void lane_sample(frame_scene *s, int second, bool stream, bool ahead)
 {
     PARALLEL(s)
     {
@@ -167,6 +167,7 @@ static void lane_sample(frame_scene *s, int second, bool stream)
             j.batch_begin = begin;
             j.batch_end = end;
             j.stream_output = stream;
+            j.prefetch_ahead = ahead;
             note(s, ossa_lane_sampling_job_run(&j));
         }
     }
@@ -174,17 +175,22 @@ static void lane_sample(frame_scene *s, int second, bool stream)
 
 void frame_lane_sample(void *scene)
 {
-    lane_sample(scene, 0, false);
+    lane_sample(scene, 0, false, false);
 }
 
 void frame_lane_sample_b(void *scene)
 {
-    lane_sample(scene, 1, false);
+    lane_sample(scene, 1, false, false);
 }
 
 void frame_lane_sample_streamed(void *scene)
 {
-    lane_sample(scene, 0, true);
+    lane_sample(scene, 0, true, false);
+}
+
+void frame_lane_sample_streamed_ahead(void *scene)
+{
+    lane_sample(scene, 0, true, true);
 }
 
 /* The sampling job's stores alone: its batches of the lane pose written

@@ -211,6 +211,13 @@ static void check_clips(const character *ch, const ossa_clip *const *clips, int 
         CHECK_RESULT(ossa_lane_sampling_job_run(&sj), OSSA_OK);
         CHECK(memcmp(sj.output, raw_lanes, sizeof(float) * (size_t)floats) == 0);
     }
+    /* each batch's next one prefetched while it is sampled: the same bits */
+    ossa_lane_sampling_job pj = lj;
+    pj.prefetch_ahead = true;
+    pj.output = streamed;
+    memset(streamed, 0xff, sizeof(float) * (size_t)floats);
+    CHECK_RESULT(ossa_lane_sampling_job_run(&pj), OSSA_OK);
+    CHECK(memcmp(pj.output, lanes, sizeof(float) * (size_t)floats) == 0);
     free(streamed);
     int differ = 0, raw_differ = 0;
     double raw_worst = 0.0;

@@ -187,6 +187,14 @@ typedef struct ossa_crowd_desc {
      * slots (and so their vertices' place) do not. true: slots move only on
      * spawn, despawn and the set_* calls that change a character's bucket. */
     bool no_clip_order;
+    /* Look-ahead prefetch: before each batch, ask for the lines the next
+     * batch's two sampling jobs will read from compressed clips
+     * (ossa_lane_sampling_job_prefetch). Worth it where the clips come from
+     * L3 or memory and the core's prefetches are cheap; it cost more than it
+     * saved on one machine and saved more than it cost on others - measure
+     * it (`ossa bench frame --clips N` times the frame both ways,
+     * docs/compression.md, "Prefetching"). Same results either way. */
+    bool prefetch_clips;
     /* IK's joints; NULL: no IK. A name the skeleton lacks is an error. */
     const ossa_crowd_ik_desc *ik;
 } ossa_crowd_desc;

@@ -116,6 +116,13 @@ typedef struct ossa_lane_sampling_job {
      * reads the pose at once from cache (the crowd's batches). Same results
      * either way. Default false. */
     bool stream_output;
+    /* While a batch is sampled, ask for the next batch's compressed clip
+     * lines (ossa_lane_sampling_job_prefetch's, software prefetches). Worth
+     * it where the clips come from L3 or memory and the core's prefetches
+     * are cheap - measure it (`ossa bench frame --clips N` times both):
+     * docs/compression.md, "Prefetching". Same results either way. Default
+     * false. */
+    bool prefetch_ahead;
 } ossa_lane_sampling_job;
 
 ossa_result ossa_lane_sampling_job_validate(const ossa_lane_sampling_job *job);
@@ -124,10 +131,12 @@ ossa_result ossa_lane_sampling_job_run(const ossa_lane_sampling_job *job);
  * (each character's two frames and its clip's masks, ranges and constants)
  * without waiting for it (software prefetches), and returns. Samples
  * nothing, writes nothing; validates as _run does and returns its result.
- * Measure before using it: on the machine of docs/measurements.md's ninth
- * sitting, asking one batch ahead cost the crowd more than it saved, with
- * clips in cache and with a library far larger than L2, so neither the
- * crowd nor the job itself calls it. */
+ * For a caller that looks a job ahead, as the crowd does with
+ * ossa_crowd_desc.prefetch_clips. Measure before relying on it: asking one
+ * batch ahead cost more than it saved on the Intel guest of
+ * docs/measurements.md's ninth sitting and saved more than it cost on the
+ * AMD guests of the earlier and the fourteenth sittings (clips far from
+ * L2: docs/compression.md, "Prefetching"). */
 ossa_result ossa_lane_sampling_job_prefetch(const ossa_lane_sampling_job *job);
 
 /* ---- stage 2: blend lane poses ---- */

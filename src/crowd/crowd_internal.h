@@ -64,6 +64,7 @@ struct ossa_crowd {
     float *clip_duration;    /* clip_count; +inf for a one-frame clip */
     bool root_motion; /* !desc.no_root_motion */
     bool clip_order;  /* !desc.no_clip_order (crowd_order.c) */
+    bool prefetch_clips; /* desc.prefetch_clips */
     int foot_count;
     int foot_joint[OSSA_CROWD_MAX_FEET];
     float foot_contact[OSSA_CROWD_MAX_FEET];

@@ -240,6 +240,7 @@ ossa_result ossa_crowd_init(ossa_crowd **out, void *memory, size_t bytes,
     c->path = desc->path;
     c->root_motion = !desc->no_root_motion;
     c->clip_order = !desc->no_clip_order;
+    c->prefetch_clips = desc->prefetch_clips;
     c->parents = ossa_skeleton_parents(desc->skeleton);
     c->rest = ossa_skeleton_rest_pose(desc->skeleton);
     for (int i = 0; i < c->clip_count; ++i) {

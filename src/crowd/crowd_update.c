@@ -240,10 +240,11 @@ ossa_result ossa_crowd_update(ossa_crowd *c, int batch_begin, int batch_end, voi
             k.first = c->batch_first[b];
             k.n = c->batch_first[k.batch_end - 1] + c->batch_size[k.batch_end - 1] - k.first;
         }
-        /* The next batch's clips are not asked for ahead
-         * (ossa_lane_sampling_job_prefetch): with those software prefetches
-         * the frame took 4-5 % longer with 3 or 256 clips and 27 % longer
-         * with 2048 (docs/measurements.md, ninth sitting). */
+        /* the next batch's compressed clips come in while this one runs */
+        for (int second = 0; c->prefetch_clips && second < 2 && b + 1 < batch_end; ++second) {
+            const ossa_lane_sampling_job next = sample_job(c, b + 1, second, &s);
+            (void)ossa_lane_sampling_job_prefetch(&next); /* its run reports any fault */
+        }
         ossa_result r = update_batch(c, b, &s, &k);
         if (r != OSSA_OK)
             return r;

@@ -54,6 +54,7 @@ static int batch_resolve(const ossa_lane_sampling_job *job, int b, int width,
 {
     const int n = job->character_count;
     int packed = 0;
+    const ossa_clip *last = NULL; /* the clip whose whole lines were asked for last */
     for (int l = 0; l < width; ++l) {
         /* lanes past the last character repeat the batch's first one */
         const int c = b * width + l < n ? b * width + l : b * width;
@@ -61,8 +62,9 @@ static int batch_resolve(const ossa_lane_sampling_job *job, int b, int width,
         const float t = ossa_clip_time(job->wrap, clip->duration, job->time_s[c]);
         if (clip->flags & OSSAI_CLIP_PACKED) {
             ossai_clip_locate(clip, t, &a->frame[l], &a->alpha[l]);
-            if (prefetch)
-                ossai_packed_prefetch(clip, a->frame[l]);
+            if (prefetch) /* a clip's masks, constants and ranges once for a run of its lanes */
+                ossai_packed_prefetch(clip, a->frame[l], clip != last);
+            last = clip;
             a->packed[l] = clip;
             packed = 1;
             continue;
@@ -102,26 +104,36 @@ ossa_result ossa_lane_sampling_job_run(const ossa_lane_sampling_job *job)
         OSSAI_SIMD_TABLE(ossai_packed_kernel);
     const int joints = (int)job->clips[0]->joint_count;
     const size_t batch_floats = (size_t)joints * OSSAI_POSE_C * (size_t)width;
-    /* A batch's clips are not asked for a batch ahead: on the Intel guest
-     * those software prefetches cost more than they saved, 3-6 % of the job
-     * with 3 or 256 clips (docs/measurements.md, ninth sitting). */
-    ossai_lane_sample_args args;
-    args.stride = job->clips[0]->joint_stride;
-    args.joint_count = joints;
-    args.width = width;
-    args.rest = job->rest_pose;
-    args.funnel = (ossai_cpu_features() & OSSAI_CPU_VBMI2) != 0;
+    ossai_lane_sample_args args[2];
+    args[0].stride = job->clips[0]->joint_stride;
+    args[0].joint_count = joints;
+    args[0].width = width;
+    args[0].rest = job->rest_pose;
+    args[0].funnel = (ossai_cpu_features() & OSSAI_CPU_VBMI2) != 0;
     /* kernels stream only where a batch's rows fill whole lines in turn
      * (streams_rows: a row is one 64-byte vector, or a joint's ten rows
      * are five lines): a batch is then a whole number of lines, so with the
      * output 64-byte aligned every line of every batch is */
-    args.stream = job->stream_output && ((uintptr_t)job->output & 63u) == 0;
-    for (int b = plan.begin; b < plan.end; ++b) {
-        const int packed = batch_resolve(job, b, width, &args, false);
-        args.output = job->output + (size_t)b * batch_floats;
-        (packed ? packed_kernels : kernels)[plan.path](&args);
+    args[0].stream = job->stream_output && ((uintptr_t)job->output & 63u) == 0;
+    args[1] = args[0];
+    /* with prefetch_ahead, batch b + 1 is resolved (and its lines asked
+     * for) before batch b is sampled; the first batch's lines are read at
+     * once, so asking for them buys nothing */
+    const bool ahead = job->prefetch_ahead;
+    int packed[2] = {0, 0};
+    if (plan.begin < plan.end)
+        packed[0] = batch_resolve(job, plan.begin, width, &args[0], false);
+    for (int b = plan.begin, at = 0; b < plan.end; ++b) {
+        if (ahead) {
+            if (b + 1 < plan.end)
+                packed[at ^ 1] = batch_resolve(job, b + 1, width, &args[at ^ 1], true);
+        } else if (b > plan.begin)
+            packed[at] = batch_resolve(job, b, width, &args[at], false);
+        args[at].output = job->output + (size_t)b * batch_floats;
+        (packed[at] ? packed_kernels : kernels)[plan.path](&args[at]);
+        at ^= ahead;
     }
-    if (args.stream)
+    if (args[0].stream)
         ossai_stream_fence(); /* once: the streamed rows are visible before the job returns */
     return OSSA_OK;
 }

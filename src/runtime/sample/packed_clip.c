@@ -18,18 +18,21 @@ static void prefetch(const void *p, size_t bytes)
         __builtin_prefetch((const void *)c);
 }
 
-void ossai_packed_prefetch(const ossa_clip *clip, uint32_t f0)
+void ossai_packed_prefetch(const ossa_clip *clip, uint32_t f0, bool whole)
 {
     const ossai_clip_packed *p = ossai_clip_packed_header(clip);
     const ossai_packed_block *b = &p->block;
     const uint32_t n = b->component_count;
     const char *base = (const char *)clip;
-    prefetch(base + p->masks_offset,
-             sizeof(uint16_t) * ossai_mask_rows(clip->flags) * (clip->joint_stride / OSSAI_CHUNK));
-    prefetch(base + p->constants_offset, sizeof(float) * p->constant_count);
+    if (whole) {
+        prefetch(base + p->masks_offset, sizeof(uint16_t) * ossai_mask_rows(clip->flags) *
+                                             (clip->joint_stride / OSSAI_CHUNK));
+        prefetch(base + p->constants_offset, sizeof(float) * p->constant_count);
+        if (n)
+            prefetch(base + b->ranges_offset, 2 * sizeof(float) * n);
+    }
     if (!n)
         return;
-    prefetch(base + b->ranges_offset, 2 * sizeof(float) * n);
     const uint32_t f1 = clip->frame_count > 1 ? f0 + 1 : f0;
     const size_t seg_bytes = (b->flags & OSSAI_PACK_SEGMENT_RANGES) ? 3u * n : n;
     const ossai_packed_segment *segments =

@@ -4,6 +4,7 @@
 #ifndef OSSA_PACKED_CLIP_H
 #define OSSA_PACKED_CLIP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -44,10 +45,11 @@ static inline ossai_packed_frame ossai_packed_frame_at(const ossa_clip *clip,
 void ossai_packed_sample(const ossa_clip *clip, const ossa_transform *rest, float t_s,
                          ossa_rotation_interp interp, int first, int count, ossa_transform *out);
 
-/* Asks for every line sampling frame f0 of the clip (and the next) reads -
- * masks, constants, ranges, the segment's widths and the two frames' bits -
- * without waiting for them: a batch's lanes play clips anywhere in memory,
- * and the lane job asks for the next batch's while it samples this one. */
-void ossai_packed_prefetch(const ossa_clip *clip, uint32_t f0);
+/* Asks for the lines sampling frame f0 of the clip (and the next) reads -
+ * the segment's widths and the two frames' bits, and with `whole` the
+ * clip's masks, constants and ranges too - without waiting for them: a
+ * batch's lanes play clips anywhere in memory, and the lane job (with
+ * prefetch_ahead) asks for the next batch's while it samples this one. */
+void ossai_packed_prefetch(const ossa_clip *clip, uint32_t f0, bool whole);
 
 #endif /* OSSA_PACKED_CLIP_H */
