@@ -187,6 +187,8 @@ typedef struct ossa_crowd_desc {
      * slots (and so their vertices' place) do not. true: slots move only on
      * spawn, despawn and the set_* calls that change a character's bucket. */
     bool no_clip_order;
+    /* IK's joints; NULL: no IK. A name the skeleton lacks is an error. */
+    const ossa_crowd_ik_desc *ik;
     /* Look-ahead prefetch: before each batch, ask for the lines the next
      * batch's two sampling jobs will read from compressed clips
      * (ossa_lane_sampling_job_prefetch). Worth it where the clips come from
@@ -195,8 +197,6 @@ typedef struct ossa_crowd_desc {
      * it (`ossa bench frame --clips N` times the frame both ways,
      * docs/compression.md, "Prefetching"). Same results either way. */
     bool prefetch_clips;
-    /* IK's joints; NULL: no IK. A name the skeleton lacks is an error. */
-    const ossa_crowd_ik_desc *ik;
 } ossa_crowd_desc;
 
 /* The samples of the foot height track a crowd makes over `clip` (see
