@@ -37,12 +37,17 @@ void ossai_packed_prefetch(const ossa_clip *clip, uint32_t f0, bool whole)
     const size_t seg_bytes = (b->flags & OSSAI_PACK_SEGMENT_RANGES) ? 3u * n : n;
     const ossai_packed_segment *segments =
         (const ossai_packed_segment *)(const void *)(base + b->segments_offset);
-    for (uint32_t f = f0; f <= f1; ++f) {
-        const ossai_packed_frame at = ossai_packed_frame_at(clip, b, f);
-        if (f == f0 || (f >> b->segment_shift) != (f0 >> b->segment_shift))
-            prefetch(at.width, seg_bytes);
-        prefetch(base + b->bits_offset + at.bit / 8u,
-                 segments[f >> b->segment_shift].frame_bits / 8u + 8u);
+    const uint8_t *bits = (const uint8_t *)base + b->bits_offset;
+    const uint32_t s0 = f0 >> b->segment_shift, s1 = f1 >> b->segment_shift;
+    const ossai_packed_frame at = ossai_packed_frame_at(clip, b, f0);
+    prefetch(at.width, seg_bytes);
+    /* in one segment the two frames' bits lie end to end */
+    const uint32_t frames = s1 == s0 ? f1 - f0 + 1u : 1u;
+    prefetch(bits + at.bit / 8u, frames * segments[s0].frame_bits / 8u + 8u);
+    if (s1 != s0) {
+        const ossai_packed_frame next = ossai_packed_frame_at(clip, b, f1);
+        prefetch(next.width, seg_bytes);
+        prefetch(bits + next.bit / 8u, segments[s1].frame_bits / 8u + 8u);
     }
 }
 
