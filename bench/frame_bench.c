@@ -49,7 +49,8 @@ static void help(FILE *to)
             "                    next batch prefetched; that frame stage by stage on\n"
             "                    the k raw and the N compressed clips; the bytes of keys\n"
             "                    in memory and read per frame; issue 10's goals (use a\n"
-            "                    67-joint pab blob)\n"
+            "                    67-joint pab blob). The N clips are built first, on\n"
+            "                    every core OpenMP is given (about a second a clip)\n"
             "%s",
             bench_common_help());
 }
