@@ -17,7 +17,11 @@ static void sample_lanes(const ossa_clip *clip, const float times[5], const ossa
     for (int p = OSSA_SIMD_PORTABLE; p < OSSA_SIMD_PATH_COUNT; ++p) {
         if (!ossa_simd_path_supported((ossa_simd_path)p))
             continue;
-        for (int width = 4; width <= 16; width *= 2) {
+        /* width 4 twice: 5 characters make two batches there, and the
+         * second run has the job prefetch the second batch's clip lines
+         * while it samples the first (prefetch_ahead) */
+        for (int run = 0; run < 4; ++run) {
+            const int width = run == 0 ? 4 : 4 << (run - 1);
             const int floats = ossa_lane_pose_floats(joints, 5, width);
             float *out = floats ? malloc(sizeof(float) * (size_t)floats) : NULL;
             if (!out)
@@ -34,6 +38,8 @@ static void sample_lanes(const ossa_clip *clip, const float times[5], const ossa
             job.path = (ossa_simd_path)p;
             job.output = out;
             job.output_count = floats;
+            job.prefetch_ahead = run == 1;
+            (void)ossa_lane_sampling_job_prefetch(&job);
             (void)ossa_lane_sampling_job_run(&job);
             free(out);
         }
