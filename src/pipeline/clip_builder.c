@@ -170,12 +170,12 @@ static ossa_result bake_and_measure(const ossa_raw_joint_track *const *tracks,
         *clip = NULL;
         return ossa_error_set(error, OSSA_ERR_OUT_OF_MEMORY, -1, -1, "clip '%s': out of memory", name);
     }
-    if (ossai_clip_error_measure(*clip, skeleton, tracks, duration, distance, &options->allocator,
-                                 err)) {
+    if ((r = ossai_clip_error_measure(*clip, skeleton, tracks, duration, distance,
+                                      &options->allocator, err)) != OSSA_OK) {
         ossa_free(&options->allocator, *clip);
         *clip = NULL;
-        return ossa_error_set(error, OSSA_ERR_OUT_OF_MEMORY, -1, -1,
-                              "clip '%s': out of memory measuring its error", name);
+        return ossa_error_set(error, r, -1, -1, "clip '%s': measuring its error: %s", name,
+                              ossa_result_str(r));
     }
     return OSSA_OK;
 }
@@ -346,10 +346,10 @@ static ossa_result rate_and_compress(const ossa_raw_joint_track *const *tracks,
                                                allocator, &ref, error)) != OSSA_OK)
             break;
         ossai_clip_error in_place_err;
-        if (ossai_clip_error_measure(raw, skeleton, ref.by_joint, duration, distance, allocator,
-                                     &in_place_err)) {
-            r = ossa_error_set(error, OSSA_ERR_OUT_OF_MEMORY, -1, -1,
-                               "clip '%s': out of memory measuring its error", name);
+        if ((r = ossai_clip_error_measure(raw, skeleton, ref.by_joint, duration, distance,
+                                          allocator, &in_place_err)) != OSSA_OK) {
+            r = ossa_error_set(error, r, -1, -1, "clip '%s': measuring its error: %s", name,
+                               ossa_result_str(r));
             break;
         }
         const double in_place_error = in_place_err.error + ref.error;
@@ -392,10 +392,10 @@ static ossa_result rate_and_compress(const ossa_raw_joint_track *const *tracks,
         packed = NULL;
         if ((r = ossai_clip_compress(&setup, allocator, &packed, &cr, error)))
             break;
-        if (ossai_clip_error_measure(packed, skeleton, tracks, duration, distance, allocator,
-                                     &err)) {
-            r = ossa_error_set(error, OSSA_ERR_OUT_OF_MEMORY, -1, -1,
-                               "clip '%s': out of memory measuring its error", name);
+        if ((r = ossai_clip_error_measure(packed, skeleton, tracks, duration, distance,
+                                          allocator, &err)) != OSSA_OK) {
+            r = ossa_error_set(error, r, -1, -1, "clip '%s': measuring its error: %s", name,
+                               ossa_result_str(r));
             break;
         }
         if (err.error <= tolerance || report->resample_error > units.tolerance)

@@ -22,21 +22,39 @@ ossa_result ossai_clip_error_measure(const ossa_clip *clip, const ossa_skeleton 
     const int count =
         ossai_metric_times(tracks, n, duration, ossa_clip_frame_count(clip), allocator, &times);
     ossai_dxf *pose = ossa_alloc(allocator, sizeof *pose * 2 * (size_t)n, 16);
-    if (count < 0 || !pose) {
+    ossa_transform *local = ossa_alloc(allocator, sizeof *local * (size_t)n, 16);
+    if (count < 0 || !pose || !local) {
         ossa_free(allocator, times);
         ossa_free(allocator, pose);
+        ossa_free(allocator, local);
         return OSSA_ERR_OUT_OF_MEMORY;
     }
     ossai_dxf *source = pose, *sampled = pose + n;
     const uint16_t *parents = ossa_skeleton_parents(skeleton);
     const ossa_transform *rest = ossa_skeleton_rest_pose(skeleton);
-    for (int i = 0; i < count; ++i) {
+    /* the whole pose at once (a compressed clip's frames decoded once, not
+     * once per joint); the times lie in [0, duration], which clamping keeps
+     * as they are */
+    ossa_sampling_job job = {0};
+    job.clips = &clip;
+    job.clip_count = 1;
+    job.character_count = 1;
+    job.wrap = OSSA_WRAP_CLAMP;
+    job.rotation_interp = OSSA_ROTATION_NLERP;
+    job.rest_pose = rest;
+    job.rest_pose_count = rest ? n : 0;
+    job.output = local;
+    job.output_count = n;
+    ossa_result r = OSSA_OK;
+    for (int i = 0; i < count && r == OSSA_OK; ++i) {
         const double t = times[i]; /* a float already, as a playhead */
+        const float playhead = (float)t;
+        job.time_s = &playhead;
+        if ((r = ossa_sampling_job_run(&job)) != OSSA_OK)
+            break;
         ossai_source_local(tracks, rest, n, t, source);
-        for (int j = 0; j < n; ++j) {
-            const ossa_transform x = ossa_clip_sample_joint(clip, rest, j, (float)t, OSSA_ROTATION_NLERP);
-            sampled[j] = ossai_dxf_from_transform(&x);
-        }
+        for (int j = 0; j < n; ++j)
+            sampled[j] = ossai_dxf_from_transform(&local[j]);
         ossai_dxf_to_model(parents, n, source, source);
         ossai_dxf_to_model(parents, n, sampled, sampled);
         for (int j = 0; j < n; ++j) {
@@ -50,5 +68,6 @@ ossa_result ossai_clip_error_measure(const ossa_clip *clip, const ossa_skeleton 
     }
     ossa_free(allocator, times);
     ossa_free(allocator, pose);
-    return OSSA_OK;
+    ossa_free(allocator, local);
+    return r;
 }

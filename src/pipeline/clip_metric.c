@@ -42,41 +42,9 @@ ossai_dxf ossai_dxf_from_transform(const ossa_transform *x)
     return ossai_dxf_from_trs(t, q, s);
 }
 
-ossai_dxf ossai_dxf_mul(const ossai_dxf *a, const ossai_dxf *b)
-{
-    ossai_dxf r;
-    for (int i = 0; i < 3; ++i) {
-        for (int j = 0; j < 4; ++j)
-            r.m[i][j] = a->m[i][0] * b->m[0][j] + a->m[i][1] * b->m[1][j] + a->m[i][2] * b->m[2][j];
-        r.m[i][3] += a->m[i][3];
-    }
-    return r;
-}
-
 double ossai_point_error(const ossai_dxf *a, const ossai_dxf *b, double distance)
 {
     return sqrt(ossai_point_error2(a, b, distance));
-}
-
-double ossai_point_error2(const ossai_dxf *a, const ossai_dxf *b, double distance)
-{
-    /* The image of point p is M p + t: the displacement of +-d e_k is
-     * dt +- d dM e_k, whose larger length over the sign is
-     * sqrt(|dt|^2 + d^2 |dM e_k|^2 + 2 d |dt . dM e_k|). */
-    const double dt[3] = {a->m[0][3] - b->m[0][3], a->m[1][3] - b->m[1][3],
-                          a->m[2][3] - b->m[2][3]};
-    const double t2 = dt[0] * dt[0] + dt[1] * dt[1] + dt[2] * dt[2];
-    double worst = t2;
-    for (int k = 0; k < 3; ++k) {
-        const double c[3] = {distance * (a->m[0][k] - b->m[0][k]),
-                             distance * (a->m[1][k] - b->m[1][k]),
-                             distance * (a->m[2][k] - b->m[2][k])};
-        const double c2 = c[0] * c[0] + c[1] * c[1] + c[2] * c[2];
-        const double dot = fabs(c[0] * dt[0] + c[1] * dt[1] + c[2] * dt[2]);
-        const double e = t2 + c2 + 2.0 * dot;
-        worst = e > worst ? e : worst;
-    }
-    return worst;
 }
 
 void ossai_dxf_to_model(const uint16_t *parents, int count, const ossai_dxf *local,

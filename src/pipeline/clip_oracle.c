@@ -30,7 +30,10 @@ struct ossai_joint_oracle {
     int points, capacity;
     float *time, *alpha;
     int *f0;
-    ossai_dxf *source, *local, *model; /* [point * joints + j] */
+    /* [j * capacity + point]: a joint's points side by side, as remodel
+     * walks them (with its parent's) for every track tried */
+    ossai_dxf *source, *local, *model;
+    ossai_dxf *pose; /* [joints]: one point's pose, while a window is set up */
     double *joint_error;               /* per joint, relative to the tolerance */
     double *reach;                     /* [j * joints + g]: rest distance from j to g's points */
     int *path;
@@ -96,9 +99,10 @@ ossai_joint_oracle *ossai_joint_oracle_make(const ossai_oracle_setup *setup,
             ++total;
     o->descendants = ossa_alloc(allocator, sizeof(int) * (total + 1), 16);
     o->reach = ossa_alloc(allocator, sizeof(double) * (size_t)n * (size_t)n, 16);
+    o->pose = ossa_alloc(allocator, sizeof(ossai_dxf) * (size_t)n, 16);
     ossai_dxf *rest_model = ossa_alloc(allocator, sizeof(ossai_dxf) * (size_t)n, 16);
     if (!o->keys || !o->descendants_at || !o->path || !o->joint_error || !o->descendants ||
-        !o->reach || !rest_model) {
+        !o->reach || !o->pose || !rest_model) {
         ossa_free(allocator, rest_model);
         ossai_joint_oracle_free(o);
         return NULL;
@@ -176,6 +180,7 @@ void ossai_joint_oracle_free(ossai_joint_oracle *o)
     ossa_free(a, o->path);
     ossa_free(a, o->joint_error);
     ossa_free(a, o->reach);
+    ossa_free(a, o->pose);
     ossa_free(a, o);
 }
 
@@ -239,6 +244,34 @@ static ossa_transform sample(const ossai_joint_oracle *o, int p, int j)
         }
     }
     return x;
+}
+
+/* Joint j's local transform at every point, again from the window. */
+static void resample(ossai_joint_oracle *o, int j)
+{
+    for (int p = 0; p < o->points; ++p) {
+        const ossa_transform x = sample(o, p, j);
+        o->local[(size_t)j * (size_t)o->capacity + (size_t)p] = ossai_dxf_from_transform(&x);
+    }
+}
+
+/* Model transforms and error of joint k at every point. */
+static double remodel(ossai_joint_oracle *o, int k)
+{
+    const size_t cap = (size_t)o->capacity;
+    const uint16_t parent = o->parents[k];
+    double e2 = 0.0;
+    const double d = o->setup.distance[k];
+    ossai_dxf *model = o->model + (size_t)k * cap;
+    const ossai_dxf *local = o->local + (size_t)k * cap, *source = o->source + (size_t)k * cap;
+    const ossai_dxf *above = parent == OSSA_NO_PARENT ? NULL : o->model + (size_t)parent * cap;
+    for (int p = 0; p < o->points; ++p) {
+        model[p] = above ? ossai_dxf_mul(&above[p], &local[p]) : local[p];
+        const double x = ossai_point_error2(&source[p], &model[p], d);
+        e2 = x > e2 ? x : e2;
+    }
+    o->joint_error[k] = sqrt(e2) / o->setup.tolerance;
+    return o->joint_error[k];
 }
 
 static void window(void *user, int first, int last, const float *dec)
@@ -305,56 +338,17 @@ static void window(void *user, int first, int last, const float *dec)
         ++kept;
     }
     o->points = kept;
+    const size_t cap = (size_t)o->capacity;
     for (int p = 0; p < kept; ++p) {
-        ossai_dxf *src = o->source + (size_t)p * (size_t)n;
-        ossai_source_local(o->setup.tracks, o->rest, n, o->time[p], src);
-        ossai_dxf_to_model(o->parents, n, src, src);
-        for (int j = 0; j < n; ++j) {
-            const ossa_transform x = sample(o, p, j);
-            o->local[(size_t)p * (size_t)n + (size_t)j] = ossai_dxf_from_transform(&x);
-        }
-        ossai_dxf_to_model(o->parents, n, o->local + (size_t)p * (size_t)n,
-                           o->model + (size_t)p * (size_t)n);
+        ossai_source_local(o->setup.tracks, o->rest, n, o->time[p], o->pose);
+        ossai_dxf_to_model(o->parents, n, o->pose, o->pose);
+        for (int j = 0; j < n; ++j)
+            o->source[(size_t)j * cap + (size_t)p] = o->pose[j];
     }
     for (int j = 0; j < n; ++j) {
-        double e2 = 0.0;
-        for (int p = 0; p < kept; ++p) {
-            const double x = ossai_point_error2(&o->source[(size_t)p * (size_t)n + (size_t)j],
-                                                &o->model[(size_t)p * (size_t)n + (size_t)j],
-                                                o->setup.distance[j]);
-            e2 = x > e2 ? x : e2;
-        }
-        o->joint_error[j] = sqrt(e2) / o->setup.tolerance;
+        resample(o, j);
+        remodel(o, j); /* parents come first: theirs are done */
     }
-}
-
-/* Joint j's local transform at every point, again from the window. */
-static void resample(ossai_joint_oracle *o, int j)
-{
-    const int n = o->joints;
-    for (int p = 0; p < o->points; ++p) {
-        const ossa_transform x = sample(o, p, j);
-        o->local[(size_t)p * (size_t)n + (size_t)j] = ossai_dxf_from_transform(&x);
-    }
-}
-
-/* Model transforms and error of joint k at every point. */
-static double remodel(ossai_joint_oracle *o, int k)
-{
-    const int n = o->joints;
-    const uint16_t parent = o->parents[k];
-    double e2 = 0.0;
-    const double d = o->setup.distance[k];
-    for (int p = 0; p < o->points; ++p) {
-        ossai_dxf *m = &o->model[(size_t)p * (size_t)n + (size_t)k];
-        const ossai_dxf *l = &o->local[(size_t)p * (size_t)n + (size_t)k];
-        *m = parent == OSSA_NO_PARENT ? *l
-                                      : ossai_dxf_mul(&o->model[(size_t)p * (size_t)n + parent], l);
-        const double x = ossai_point_error2(&o->source[(size_t)p * (size_t)n + (size_t)k], m, d);
-        e2 = x > e2 ? x : e2;
-    }
-    o->joint_error[k] = sqrt(e2) / o->setup.tolerance;
-    return o->joint_error[k];
 }
 
 static double track_error(void *user, int track)
