@@ -33,8 +33,12 @@ struct ossai_joint_oracle {
     /* [j * capacity + point]: a joint's points side by side, as remodel
      * walks them (with its parent's) for every track tried */
     ossai_dxf *source, *local, *model;
+    /* a track's joint's local row and its groups' model rows and errors, as
+     * track_save found them */
+    ossai_dxf *local0, *model0;
     ossai_dxf *pose; /* [joints]: one point's pose, while a window is set up */
     double *joint_error;               /* per joint, relative to the tolerance */
+    double *joint_error0;
     double *reach;                     /* [j * joints + g]: rest distance from j to g's points */
     int *path;
 };
@@ -92,7 +96,7 @@ ossai_joint_oracle *ossai_joint_oracle_make(const ossai_oracle_setup *setup,
     o->keys = ossa_alloc(allocator, sizeof(double) * (keys + 1), 16);
     o->descendants_at = ossa_alloc(allocator, sizeof(int) * ((size_t)n + 1), 16);
     o->path = ossa_alloc(allocator, sizeof(int) * (size_t)n, 16);
-    o->joint_error = ossa_alloc(allocator, sizeof(double) * (size_t)n, 16);
+    o->joint_error = ossa_alloc(allocator, sizeof(double) * 2 * (size_t)n, 16);
     size_t total = 0;
     for (int j = 0; j < n; ++j) /* every joint is counted once per ancestor and itself */
         for (int a = j; a != (int)OSSA_NO_PARENT; a = o->parents[a])
@@ -107,6 +111,7 @@ ossai_joint_oracle *ossai_joint_oracle_make(const ossai_oracle_setup *setup,
         ossai_joint_oracle_free(o);
         return NULL;
     }
+    o->joint_error0 = o->joint_error + n;
     for (int j = 0; j < n; ++j) {
         const ossa_raw_joint_track *tk = setup->tracks[j];
         if (!tk)
@@ -164,7 +169,7 @@ static void free_window(ossai_joint_oracle *o)
     ossa_free(a, o->source);
     o->time = o->alpha = NULL;
     o->f0 = NULL;
-    o->source = o->local = o->model = NULL;
+    o->source = o->local = o->model = o->local0 = o->model0 = NULL;
     o->capacity = 0;
 }
 
@@ -296,7 +301,7 @@ static void window(void *user, int first, int last, const float *dec)
         o->time = ossa_alloc(a, sizeof(float) * (size_t)wanted, 16);
         o->alpha = ossa_alloc(a, sizeof(float) * (size_t)wanted, 16);
         o->f0 = ossa_alloc(a, sizeof(int) * (size_t)wanted, 16);
-        o->source = ossa_alloc(a, sizeof(ossai_dxf) * 3 * (size_t)wanted * (size_t)n, 16);
+        o->source = ossa_alloc(a, sizeof(ossai_dxf) * 5 * (size_t)wanted * (size_t)n, 16);
         if (!o->time || !o->alpha || !o->f0 || !o->source) {
             free_window(o); /* measured nothing: the packer sees no error */
             o->points = 0;
@@ -304,6 +309,8 @@ static void window(void *user, int first, int last, const float *dec)
         }
         o->local = o->source + (size_t)wanted * (size_t)n;
         o->model = o->local + (size_t)wanted * (size_t)n;
+        o->local0 = o->model + (size_t)wanted * (size_t)n;
+        o->model0 = o->local0 + (size_t)wanted * (size_t)n;
         o->capacity = wanted;
     }
     int points = 0;
@@ -362,6 +369,69 @@ static double track_error(void *user, int track)
         worst = e > worst ? e : worst;
     }
     return worst;
+}
+
+/* remodel, but stopping at the first point whose error is above `bound`
+ * (returns 1; the joint's row is then left part done). The running maximum
+ * only grows, and sqrt and the division keep its order, so this is 1
+ * exactly when remodel's joint_error would be above bound. */
+static int remodel_above(ossai_joint_oracle *o, int k, double bound)
+{
+    const size_t cap = (size_t)o->capacity;
+    const uint16_t parent = o->parents[k];
+    double e2 = 0.0;
+    const double d = o->setup.distance[k];
+    ossai_dxf *model = o->model + (size_t)k * cap;
+    const ossai_dxf *local = o->local + (size_t)k * cap, *source = o->source + (size_t)k * cap;
+    const ossai_dxf *above = parent == OSSA_NO_PARENT ? NULL : o->model + (size_t)parent * cap;
+    for (int p = 0; p < o->points; ++p) {
+        model[p] = above ? ossai_dxf_mul(&above[p], &local[p]) : local[p];
+        const double x = ossai_point_error2(&source[p], &model[p], d);
+        if (x > e2) {
+            e2 = x;
+            if (sqrt(e2) / o->setup.tolerance > bound)
+                return 1;
+        }
+    }
+    o->joint_error[k] = sqrt(e2) / o->setup.tolerance;
+    return 0;
+}
+
+static int track_above(void *user, int track, double bound)
+{
+    ossai_joint_oracle *o = user;
+    const int j = o->setup.layout->track_joint[track];
+    resample(o, j);
+    for (int i = o->descendants_at[j]; i < o->descendants_at[j + 1]; ++i)
+        if (remodel_above(o, o->descendants[i], bound))
+            return 1;
+    return 0;
+}
+
+/* Copies track's joint's local row and its groups' model rows and errors
+ * from (the oracle's state) to the copies, or back. */
+static void track_copy(ossai_joint_oracle *o, int track, int back)
+{
+    const size_t cap = (size_t)o->capacity, row = sizeof(ossai_dxf) * (size_t)o->points;
+    const int j = o->setup.layout->track_joint[track];
+    ossai_dxf *const rows[2][2] = {{o->local, o->local0}, {o->model, o->model0}};
+    double *const errors[2] = {o->joint_error, o->joint_error0};
+    memcpy(rows[0][!back] + (size_t)j * cap, rows[0][back] + (size_t)j * cap, row);
+    for (int i = o->descendants_at[j]; i < o->descendants_at[j + 1]; ++i) {
+        const int k = o->descendants[i];
+        memcpy(rows[1][!back] + (size_t)k * cap, rows[1][back] + (size_t)k * cap, row);
+        errors[!back][k] = errors[back][k];
+    }
+}
+
+static void track_save(void *user, int track)
+{
+    track_copy(user, track, 0);
+}
+
+static void track_restore(void *user, int track)
+{
+    track_copy(user, track, 1);
 }
 
 static double group_error(void *user, int track, int group)
@@ -424,6 +494,8 @@ static double lever(void *user, int track, int group)
 
 ossai_pack_oracle ossai_joint_oracle_view(ossai_joint_oracle *oracle)
 {
-    ossai_pack_oracle v = {oracle, window, track_error, worst, reaching, group_error, lever};
+    ossai_pack_oracle v = {oracle,      window,      track_error, worst, reaching,
+                           group_error, lever,       track_above, track_save,
+                           track_restore};
     return v;
 }

@@ -147,10 +147,35 @@ static void set_width(search *s, int k, uint32_t w)
     }
 }
 
+/* Whether track t's error is above bound (see ossai_pack_oracle.track_above). */
+static int track_above(const ossai_pack_oracle *o, int t, double bound)
+{
+    return o->track_above ? o->track_above(o->user, t, bound)
+                          : o->track_error(o->user, t) > bound;
+}
+
+/* Track t's groups remembered (see ossai_pack_oracle.track_save). */
+static void track_save(const ossai_pack_oracle *o, int t)
+{
+    if (o->track_save)
+        o->track_save(o->user, t);
+}
+
+/* Track t's components are back to what they were at track_save: the
+ * oracle told so. */
+static void track_restore(const ossai_pack_oracle *o, int t)
+{
+    if (o->track_restore)
+        o->track_restore(o->user, t);
+    else
+        o->track_error(o->user, t);
+}
+
 /* The smallest width of component k (its track's others exact) whose track
  * error is within `share` (the error falls as the width grows). From a
  * guess (the width the previous segment found), step down while it holds or
- * up until it does; without one, bisect. */
+ * up until it does; without one, bisect. The track is saved exact
+ * (track_save) and left exact. */
 static uint32_t solo_width(search *s, int k, int track, double share, int guess)
 {
     const ossai_pack_oracle *o = s->oracle;
@@ -158,29 +183,29 @@ static uint32_t solo_width(search *s, int k, int track, double share, int guess)
     if (guess >= 0) {
         w = (uint32_t)guess;
         set_width(s, k, w);
-        if (o->track_error(o->user, track) <= share) {
+        if (!track_above(o, track, share)) {
             while (w > 0) {
                 set_width(s, k, w - 1);
-                if (o->track_error(o->user, track) > share)
+                if (track_above(o, track, share))
                     break;
                 --w;
             }
         } else {
             while (w < OSSAI_PACK_MAX_BITS) {
                 set_width(s, k, ++w);
-                if (o->track_error(o->user, track) <= share)
+                if (!track_above(o, track, share))
                     break;
             }
         }
     } else {
         uint32_t lo = 0, hi = OSSAI_PACK_MAX_BITS;
         set_width(s, k, hi);
-        if (o->track_error(o->user, track) > share)
+        if (track_above(o, track, share))
             lo = hi;
         while (lo < hi) {
             const uint32_t mid = (lo + hi) / 2;
             set_width(s, k, mid);
-            if (o->track_error(o->user, track) <= share)
+            if (!track_above(o, track, share))
                 hi = mid;
             else
                 lo = mid + 1;
@@ -188,15 +213,8 @@ static uint32_t solo_width(search *s, int k, int track, double share, int guess)
         w = lo;
     }
     set_width(s, k, EXACT);
-    o->track_error(o->user, track);
+    track_restore(o, track);
     return w;
-}
-
-static double track_set(search *s, int t, const uint8_t *widths)
-{
-    for (const int *c = s->track_comps[t]; *c >= 0; ++c)
-        set_width(s, *c, widths[*c]);
-    return s->oracle->track_error(s->oracle->user, t);
 }
 
 /* The widths of one segment: each track alone within solo_share of the
@@ -217,14 +235,16 @@ static void search_segment(search *s, uint8_t *result, int *tracks, int max_trac
     for (int t = 0; t < in->track_count; ++t) {
         if (s->track_comps[t][0] < 0)
             continue;
+        track_save(o, t);
         for (const int *c = s->track_comps[t]; *c >= 0; ++c)
             result[*c] = (uint8_t)solo_width(s, *c, t, share, s->f0 > 0 ? s->solo[*c] : -1);
         for (const int *c = s->track_comps[t]; *c >= 0; ++c)
             s->solo[*c] = result[*c];
         for (;;) {
-            const double e = track_set(s, t, result);
+            for (const int *c = s->track_comps[t]; *c >= 0; ++c)
+                set_width(s, *c, result[*c]);
             int raised = 0;
-            if (e > share)
+            if (track_above(o, t, share))
                 for (const int *c = s->track_comps[t]; *c >= 0; ++c)
                     if (result[*c] < OSSAI_PACK_MAX_BITS)
                         ++result[*c], raised = 1;
@@ -233,7 +253,7 @@ static void search_segment(search *s, uint8_t *result, int *tracks, int max_trac
         }
         for (const int *c = s->track_comps[t]; *c >= 0; ++c)
             set_width(s, *c, EXACT);
-        o->track_error(o->user, t);
+        track_restore(o, t);
     }
     for (int k = 0; k < n; ++k)
         set_width(s, k, result[k]);
@@ -314,13 +334,15 @@ static void search_segment(search *s, uint8_t *result, int *tracks, int max_trac
             if (result[k] != w)
                 continue;
             const int t = in->track_of[k];
+            track_save(o, t);
             set_width(s, k, w - 1);
-            o->track_error(o->user, t);
-            if (o->worst(o->user, NULL) <= target) {
+            /* above the target in t's groups, or (all of them measured)
+             * anywhere */
+            if (!track_above(o, t, target) && o->worst(o->user, NULL) <= target) {
                 result[k] = (uint8_t)(w - 1);
             } else {
                 set_width(s, k, w);
-                o->track_error(o->user, t);
+                track_restore(o, t);
             }
         }
 }

@@ -42,6 +42,18 @@ typedef struct ossai_pack_oracle {
      * error in one of track t's components (t reaching g): the search's
      * estimate of where a bit helps most. */
     double (*lever)(void *user, int track, int group);
+    /* Optional, all three or none (NULL: track_error stands in), for the
+     * search's questions that only ask whether a change keeps a track's
+     * groups within a bound, and undo it when it does not. track_above:
+     * after track t's components changed, 1 when track_error would be above
+     * bound, else 0 - it may stop at the first group above it, leaving t's
+     * groups unknown to the oracle until track_error(t) or
+     * track_restore(t). track_save: remember t's groups as they are;
+     * track_restore: t's components are again as they were then, so are
+     * its groups (nothing is measured). */
+    int (*track_above)(void *user, int track, double bound);
+    void (*track_save)(void *user, int track);
+    void (*track_restore)(void *user, int track);
 } ossai_pack_oracle;
 
 typedef struct ossai_pack_input {
