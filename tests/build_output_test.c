@@ -137,6 +137,42 @@ TEST(build_writes_to_stdout_with_a_dash)
     ossa_free(NULL, b);
 }
 
+/* Clips are built on as many threads as OpenMP is given: the blob is the
+ * same byte for byte on one and on two. */
+TEST(build_is_the_same_on_any_number_of_threads)
+{
+    static const char turns[] =
+        "[{\"name\":\"a\",\"channels\":[{\"sampler\":0,\"target\":{\"node\":2,"
+        "\"path\":\"rotation\"}}],\"samplers\":[{\"input\":6,\"output\":7}]},"
+        "{\"name\":\"b\",\"channels\":[{\"sampler\":0,\"target\":{\"node\":2,"
+        "\"path\":\"rotation\"}}],\"samplers\":[{\"input\":6,\"output\":7,"
+        "\"interpolation\":\"STEP\"}]},"
+        "{\"name\":\"c\",\"channels\":[{\"sampler\":0,\"target\":{\"node\":1,"
+        "\"path\":\"rotation\"}}],\"samplers\":[{\"input\":6,\"output\":7}]}]";
+    const char *input = path_of("three_clips.gltf");
+    REQUIRE(tg_write_skinned(input, "A", "B", turns) == 0);
+    char out[2048], cmd[4096];
+    const char *one = path_of("one_thread.ossa"), *two = path_of("two_threads.ossa");
+    snprintf(cmd, sizeof cmd, "OMP_NUM_THREADS=1 '%s' build -q '%s' -o '%s' 2>&1",
+             OSSA_TEST_TOOL, input, one);
+    CHECK_INT(run(cmd, out, sizeof out), 0);
+    snprintf(cmd, sizeof cmd, "OMP_NUM_THREADS=2 '%s' build -q '%s' -o '%s' 2>&1",
+             OSSA_TEST_TOOL, input, two);
+    CHECK_INT(run(cmd, out, sizeof out), 0);
+    void *a = NULL, *b = NULL;
+    size_t na = 0, nb = 0;
+    ossa_error e;
+    REQUIRE(ossa_file_read(one, NULL, &a, &na, &e) == OSSA_OK);
+    REQUIRE(ossa_file_read(two, NULL, &b, &nb, &e) == OSSA_OK);
+    CHECK(na == nb && memcmp(a, b, na) == 0);
+    /* and all three clips are in it */
+    ossa_blob blob;
+    REQUIRE(ossa_blob_open(&blob, a, na, OSSA_BLOB_DEFAULT, &e) == OSSA_OK);
+    CHECK_INT(blob.clip_count, 3);
+    ossa_free(NULL, a);
+    ossa_free(NULL, b);
+}
+
 TEST(build_refuses_an_unwritable_output_before_importing)
 {
     char out[2048], cmd[4096];
@@ -275,6 +311,7 @@ TEST(dump_handles_a_vertex_order_table_with_repeated_entries)
 }
 
 UTEST_MAIN(build_replaces_only_regular_files, build_writes_to_stdout_with_a_dash,
+           build_is_the_same_on_any_number_of_threads,
            build_refuses_an_unwritable_output_before_importing,
            build_stops_an_import_past_its_time_limit, build_stops_an_import_past_its_memory_limit,
            dump_handles_a_vertex_order_table_with_repeated_entries)

@@ -4,6 +4,7 @@
  * the skeleton's joints by name). Everything is built before the blob is
  * written, so a failure leaves no file. */
 #define _POSIX_C_SOURCE 200809L
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +32,8 @@ static void help(FILE *to)
             "An input given with --mesh adds its skinned meshes too, bound to the first\n"
             "input's joints by name (a character exported apart from its rig), e.g.\n"
             "  ossa build --all-nodes skeleton.fbx --mesh arnaud.fbx walk.fbx -o a.ossa\n"
-            "Joints present on one side only are reported.\n"
+            "Joints present on one side only are reported. Clips are built on every\n"
+            "core OpenMP is given (OMP_NUM_THREADS), the same bytes on any number.\n"
             "  -o, --output F   the file to write (required): a new file or a regular\n"
             "                   file to replace (checked before importing); - writes\n"
             "                   the blob to standard output (the summary to stderr)\n"
@@ -327,47 +329,88 @@ static int build_clips(build_job *job)
     return code;
 }
 
-static int build_clips_measured(build_job *job)
+/* Whether clip i can be built (else, with `say`, says why): it has keys,
+ * and its tracks name joints of the skeleton. */
+static bool clip_buildable(const build_job *job, int i, bool say)
 {
-    cli_progress progress = {0};
-    if (!job->quiet && job->clip_count)
-        cli_progress_begin(&progress, "building clips", job->clip_count);
-    for (int i = 0; i < job->clip_count; ++i) {
-        build_clip *bc = &job->clips[i];
-        const ossa_raw_clip *raw = bc->raw;
-        const char *path = bc->source->path;
-        if (!has_keys(raw)) {
+    const build_clip *bc = &job->clips[i];
+    const ossa_raw_clip *raw = bc->raw;
+    const char *path = bc->source->path;
+    if (!has_keys(raw)) {
+        if (say)
             cli_error("build", "%s: clip '%s' is empty: no joint has a key%s", path, raw->name,
                       job->clip_name_count ? "" : " (choose other clips with --clip NAME)");
-            return 1;
-        }
-        int matched = 0;
-        for (int t = 0; t < raw->track_count; ++t)
-            matched += ossa_skeleton_find_joint(job->skeleton, raw->tracks[t].joint_name) >= 0;
-        if (matched == 0) {
+        return false;
+    }
+    int matched = 0;
+    for (int t = 0; t < raw->track_count; ++t)
+        matched += ossa_skeleton_find_joint(job->skeleton, raw->tracks[t].joint_name) >= 0;
+    if (matched == 0) {
+        if (say)
             cli_error("build", "%s: clip '%s': none of its %d tracks names a joint of the "
                                "skeleton from %s (the first track is '%s')",
                       path, raw->name, raw->track_count, job->imports[0].path,
                       raw->tracks[0].joint_name);
-            return 1;
-        }
-        ossa_error error;
+        return false;
+    }
+    return true;
+}
+
+/* The clips before the first that cannot be built are built on every core
+ * OpenMP is given (each build is independent, and takes up to seconds);
+ * then, in clip order, the first failure is reported - the same message
+ * whatever the threads, as if they had been built one by one. */
+static int build_clips_measured(build_job *job)
+{
+    int buildable = 0;
+    ossa_error *errors = calloc((size_t)job->clip_count + 1, sizeof *errors);
+    int *failed = calloc((size_t)job->clip_count + 1, sizeof *failed);
+    if (!errors || !failed) {
+        free(errors);
+        free(failed);
+        cli_error("build", "out of memory");
+        return 1;
+    }
+    while (buildable < job->clip_count && clip_buildable(job, buildable, false))
+        ++buildable;
+    cli_progress progress = {0};
+    if (!job->quiet && job->clip_count)
+        cli_progress_begin(&progress, "building clips", job->clip_count);
+    long done = 0;
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int i = 0; i < buildable; ++i) {
+        build_clip *bc = &job->clips[i];
         ossa_clip_build_options options = job->clip;
         if (bc->source->clip_float_tracks) {
-            const ossa_raw_float_tracks *ft = &bc->source->clip_float_tracks[raw - bc->source->clips];
+            const ossa_raw_float_tracks *ft =
+                &bc->source->clip_float_tracks[bc->raw - bc->source->clips];
             options.float_tracks = ft->tracks;
             options.float_track_count = ft->count;
         }
-        if (ossa_clip_build(raw, job->skeleton, &options, &bc->clip, &bc->report, &error)) {
-            cli_error("build", "%s: %s", path, error.message);
-            return 1;
+        failed[i] = ossa_clip_build(bc->raw, job->skeleton, &options, &bc->clip, &bc->report,
+                                    &errors[i]) != OSSA_OK;
+#pragma omp critical(build_clips_progress)
+        {
+            ++done;
+            if (!job->quiet)
+                cli_progress_step(&progress, done);
         }
-        if (!job->quiet)
-            cli_progress_step(&progress, i + 1);
     }
-    if (!job->quiet && job->clip_count)
+    int code = 0;
+    for (int i = 0; i < buildable && !code; ++i)
+        if (failed[i]) {
+            cli_error("build", "%s: %s", job->clips[i].source->path, errors[i].message);
+            code = 1;
+        }
+    if (!code && buildable < job->clip_count) {
+        (void)clip_buildable(job, buildable, true); /* says why */
+        code = 1;
+    }
+    if (!job->quiet && job->clip_count && !code)
         cli_progress_end(&progress);
-    return 0;
+    free(errors);
+    free(failed);
+    return code;
 }
 
 /* Every mesh of every input, in input order. */
