@@ -251,7 +251,9 @@ static ossa_transform sample(const ossai_joint_oracle *o, int p, int j)
     return x;
 }
 
-/* Joint j's local transform at every point, again from the window. */
+/* Joint j's local transform at every point, again from the window. (With
+ * no points - a window that could not be allocated - the rows are NULL,
+ * and this and the functions below touch none of them.) */
 static void resample(ossai_joint_oracle *o, int j)
 {
     for (int p = 0; p < o->points; ++p) {
@@ -263,6 +265,8 @@ static void resample(ossai_joint_oracle *o, int j)
 /* Model transforms and error of joint k at every point. */
 static double remodel(ossai_joint_oracle *o, int k)
 {
+    if (o->points == 0)
+        return o->joint_error[k] = 0.0;
     const size_t cap = (size_t)o->capacity;
     const uint16_t parent = o->parents[k];
     double e2 = 0.0;
@@ -377,6 +381,8 @@ static double track_error(void *user, int track)
  * exactly when remodel's joint_error would be above bound. */
 static int remodel_above(ossai_joint_oracle *o, int k, double bound)
 {
+    if (o->points == 0)
+        return (o->joint_error[k] = 0.0) > bound;
     const size_t cap = (size_t)o->capacity;
     const uint16_t parent = o->parents[k];
     double e2 = 0.0;
@@ -412,6 +418,8 @@ static int track_above(void *user, int track, double bound)
  * from (the oracle's state) to the copies, or back. */
 static void track_copy(ossai_joint_oracle *o, int track, int back)
 {
+    if (o->points == 0)
+        return; /* no rows, and every error 0 */
     const size_t cap = (size_t)o->capacity, row = sizeof(ossai_dxf) * (size_t)o->points;
     const int j = o->setup.layout->track_joint[track];
     ossai_dxf *const rows[2][2] = {{o->local, o->local0}, {o->model, o->model0}};
