@@ -119,9 +119,13 @@ TEST(bench_clips_library_is_n_different_clips_played_from_their_phase)
 
 TEST(bench_clips_command_runs_and_prints_its_goals)
 {
-    char *argv[] = {"frame", "--synthetic", "30", "--clips", "5", "--characters", "40",
+    /* --clips 3 has issue 10's sampling goals, --clips 5 none (a line says so) */
+    char *argv[] = {"frame", "--synthetic", "30", "--clips", "3", "--characters", "40",
                     "--skinned", "4", "--frames", "2", "--warmup", "0", "--json"};
     CHECK_INT(bench_frame_main((int)(sizeof argv / sizeof argv[0]), argv), 0);
+    char *five[] = {"frame", "--synthetic", "30", "--clips", "5", "--characters", "40",
+                    "--skinned", "4", "--frames", "2", "--warmup", "0"};
+    CHECK_INT(bench_frame_main((int)(sizeof five / sizeof five[0]), five), 0);
     char *list[] = {"frame", "--clips", "5", "--list-variants"};
     CHECK_INT(bench_frame_main(4, list), 0);
     char *bad[] = {"frame", "--clips", "0"};
