@@ -7,6 +7,7 @@
  * reading memory nothing wrote. Inputs are generated here. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +84,20 @@ static int build_to(const char *output, const char *extra, char *out, size_t siz
     return run(cmd, out, size);
 }
 
+/* Whether the files at x and y hold the same bytes. */
+static bool same_bytes(const char *x, const char *y)
+{
+    void *a = NULL, *b = NULL;
+    size_t na = 0, nb = 0;
+    ossa_error e;
+    const bool same = ossa_file_read(x, NULL, &a, &na, &e) == OSSA_OK &&
+                      ossa_file_read(y, NULL, &b, &nb, &e) == OSSA_OK && na == nb &&
+                      memcmp(a, b, na) == 0;
+    ossa_free(NULL, a);
+    ossa_free(NULL, b);
+    return same;
+}
+
 TEST(build_replaces_only_regular_files)
 {
     char out[2048];
@@ -127,14 +142,7 @@ TEST(build_writes_to_stdout_with_a_dash)
     snprintf(cmd, sizeof cmd, "'%s' build '%s' -o - > '%s' 2>/dev/null", OSSA_TEST_TOOL,
              character(), piped);
     CHECK_INT(run(cmd, out, sizeof out), 0);
-    void *a = NULL, *b = NULL;
-    size_t na = 0, nb = 0;
-    ossa_error e;
-    REQUIRE(ossa_file_read(file, NULL, &a, &na, &e) == OSSA_OK);
-    REQUIRE(ossa_file_read(piped, NULL, &b, &nb, &e) == OSSA_OK);
-    CHECK(na == nb && memcmp(a, b, na) == 0);
-    ossa_free(NULL, a);
-    ossa_free(NULL, b);
+    CHECK(same_bytes(file, piped));
 }
 
 /* Clips are built on as many threads as OpenMP is given: the blob is the
@@ -159,18 +167,16 @@ TEST(build_is_the_same_on_any_number_of_threads)
     snprintf(cmd, sizeof cmd, "OMP_NUM_THREADS=2 '%s' build -q '%s' -o '%s' 2>&1",
              OSSA_TEST_TOOL, input, two);
     CHECK_INT(run(cmd, out, sizeof out), 0);
-    void *a = NULL, *b = NULL;
-    size_t na = 0, nb = 0;
+    CHECK(same_bytes(one, two));
+    /* and all three clips are in it */
+    void *a = NULL;
+    size_t na = 0;
     ossa_error e;
     REQUIRE(ossa_file_read(one, NULL, &a, &na, &e) == OSSA_OK);
-    REQUIRE(ossa_file_read(two, NULL, &b, &nb, &e) == OSSA_OK);
-    CHECK(na == nb && memcmp(a, b, na) == 0);
-    /* and all three clips are in it */
     ossa_blob blob;
     REQUIRE(ossa_blob_open(&blob, a, na, OSSA_BLOB_DEFAULT, &e) == OSSA_OK);
     CHECK_INT(blob.clip_count, 3);
     ossa_free(NULL, a);
-    ossa_free(NULL, b);
 }
 
 TEST(build_refuses_an_unwritable_output_before_importing)

@@ -262,11 +262,15 @@ static void resample(ossai_joint_oracle *o, int j)
     }
 }
 
-/* Model transforms and error of joint k at every point. */
-static double remodel(ossai_joint_oracle *o, int k)
+/* Model transforms and error of joint k at every point - but stopping at
+ * the first point whose error is above `bound` (returns 1; the joint's row
+ * is then left part done, and its error unset). The running maximum only
+ * grows, and sqrt and the division keep its order, so this is 1 exactly
+ * when the whole row's error would be above bound. */
+static int remodel_above(ossai_joint_oracle *o, int k, double bound)
 {
     if (o->points == 0)
-        return o->joint_error[k] = 0.0;
+        return (o->joint_error[k] = 0.0) > bound;
     const size_t cap = (size_t)o->capacity;
     const uint16_t parent = o->parents[k];
     double e2 = 0.0;
@@ -277,9 +281,21 @@ static double remodel(ossai_joint_oracle *o, int k)
     for (int p = 0; p < o->points; ++p) {
         model[p] = above ? ossai_dxf_mul(&above[p], &local[p]) : local[p];
         const double x = ossai_point_error2(&source[p], &model[p], d);
-        e2 = x > e2 ? x : e2;
+        if (x > e2) {
+            e2 = x;
+            if (sqrt(e2) / o->setup.tolerance > bound)
+                return 1;
+        }
     }
     o->joint_error[k] = sqrt(e2) / o->setup.tolerance;
+    return 0;
+}
+
+/* Model transforms and error of joint k at every point (no bound: nothing
+ * is above infinity, not even an infinite or NaN error). */
+static double remodel(ossai_joint_oracle *o, int k)
+{
+    (void)remodel_above(o, k, INFINITY);
     return o->joint_error[k];
 }
 
@@ -373,34 +389,6 @@ static double track_error(void *user, int track)
         worst = e > worst ? e : worst;
     }
     return worst;
-}
-
-/* remodel, but stopping at the first point whose error is above `bound`
- * (returns 1; the joint's row is then left part done). The running maximum
- * only grows, and sqrt and the division keep its order, so this is 1
- * exactly when remodel's joint_error would be above bound. */
-static int remodel_above(ossai_joint_oracle *o, int k, double bound)
-{
-    if (o->points == 0)
-        return (o->joint_error[k] = 0.0) > bound;
-    const size_t cap = (size_t)o->capacity;
-    const uint16_t parent = o->parents[k];
-    double e2 = 0.0;
-    const double d = o->setup.distance[k];
-    ossai_dxf *model = o->model + (size_t)k * cap;
-    const ossai_dxf *local = o->local + (size_t)k * cap, *source = o->source + (size_t)k * cap;
-    const ossai_dxf *above = parent == OSSA_NO_PARENT ? NULL : o->model + (size_t)parent * cap;
-    for (int p = 0; p < o->points; ++p) {
-        model[p] = above ? ossai_dxf_mul(&above[p], &local[p]) : local[p];
-        const double x = ossai_point_error2(&source[p], &model[p], d);
-        if (x > e2) {
-            e2 = x;
-            if (sqrt(e2) / o->setup.tolerance > bound)
-                return 1;
-        }
-    }
-    o->joint_error[k] = sqrt(e2) / o->setup.tolerance;
-    return 0;
 }
 
 static int track_above(void *user, int track, double bound)
