@@ -115,5 +115,58 @@ TEST(pab_fbx_curves_with_uneven_keys_come_within_the_tolerance)
     check_model("pab/skeleton.fbx", "pab/run.fbx", 60.0);
 }
 
+/* pab jog at 0.01 mm with its root motion extracted, compressed. Between
+ * frames the runtime interpolates the in-place keys and the motion apart,
+ * which the source does not, and no rate up to OSSA_CLIP_MAX_AUTO_RATE
+ * brings that within 0.01 mm: the automatic choice climbs the multiples of
+ * jog's 30 Hz key rate through 720 Hz and 960 Hz (the last below 1000 Hz)
+ * and, as ossa_clip_build_options.rate says, keeps the one with the
+ * smaller error. The two rates' errors come from builds at each. */
+static double jog_error(const ossa_raw_clip *jog, const ossa_skeleton *sk, float rate,
+                        float *chosen)
+{
+    ossa_clip_build_options o;
+    memset(&o, 0, sizeof o);
+    o.tolerance_m = 0.00001f;
+    o.root_motion = OSSA_ROOT_MOTION_EXTRACT;
+    o.rate = rate;
+    ossa_clip *clip = NULL;
+    ossa_clip_build_report report;
+    if (ossa_clip_build(jog, sk, &o, &clip, &report, NULL) != OSSA_OK)
+        return -1.0;
+    ossa_clip_free(clip, NULL);
+    *chosen = report.rate;
+    CHECK(!report.within_tolerance);
+    return report.error;
+}
+
+TEST(with_root_motion_the_rate_of_the_smallest_error_is_kept)
+{
+    ossa_import base, im;
+    ossa_import_options options = {0};
+    options.all_nodes = true;
+    if (!ts_model_path("pab/skeleton.fbx") || !ts_model_path("pab/jog.fbx"))
+        SKIP("models not found (set OSSA_MODELS or add ../shared/models)");
+    REQUIRE(ts_import_model("pab/skeleton.fbx", &options, &base));
+    REQUIRE(ts_import_model("pab/jog.fbx", &options, &im));
+    ossa_skeleton_build_options so = {0};
+    so.metres_per_unit = base.metres_per_unit;
+    ossa_skeleton *sk = NULL;
+    REQUIRE(ossa_skeleton_build(&base.skeleton, &so, &sk, NULL, NULL) == OSSA_OK);
+    float r720 = 0.0f, r960 = 0.0f, chosen = 0.0f;
+    const double e720 = jog_error(&im.clips[0], sk, 720.0f, &r720);
+    const double e960 = jog_error(&im.clips[0], sk, 960.0f, &r960);
+    const double e = jog_error(&im.clips[0], sk, 0.0f, &chosen);
+    fprintf(stderr, "  jog at 0.01 mm: 720 Hz %.4g, 960 Hz %.4g; chosen %.1f Hz %.4g (model units)\n",
+            e720, e960, (double)chosen, e);
+    REQUIRE(e720 > 0.0 && e960 > 0.0 && e > 0.0);
+    CHECK(e <= e720 && e <= e960);
+    CHECK(chosen == (e720 <= e960 ? r720 : r960));
+    ossa_skeleton_free(sk, NULL);
+    ossa_import_free(&im);
+    ossa_import_free(&base);
+}
+
 UTEST_MAIN(cmu_mocap_keeps_its_120_hz_keys_within_the_tolerance,
-           pab_fbx_curves_with_uneven_keys_come_within_the_tolerance)
+           pab_fbx_curves_with_uneven_keys_come_within_the_tolerance,
+           with_root_motion_the_rate_of_the_smallest_error_is_kept)

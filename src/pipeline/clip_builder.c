@@ -310,6 +310,11 @@ static ossa_result rate_and_compress(const ossa_raw_joint_track *const *tracks,
     const double budget = units.tolerance * (options->raw ? 1.0 : RESAMPLE_SHARE);
     ossa_clip *raw = NULL;
     ossai_in_place_reference ref = {0};
+    /* the rate before (with root motion): taken back if the next one's
+     * in-place frames miss by more - the smallest error is kept */
+    ossa_clip *before = NULL;
+    ossai_in_place_reference before_ref = {0};
+    ossa_clip_build_report before_report = *report;
     ossa_result r = OSSA_OK;
     double in_place_before = INFINITY;
     for (int first = 0, chosen = 0;; first = chosen + 1) {
@@ -322,8 +327,12 @@ static ossa_result rate_and_compress(const ossa_raw_joint_track *const *tracks,
             r = OSSA_OK;
             break;
         }
-        ossa_free(allocator, raw);
-        ossai_in_place_reference_free(&ref, allocator);
+        ossa_free(allocator, before);
+        ossai_in_place_reference_free(&before_ref, allocator);
+        before = raw;
+        before_ref = ref;
+        before_report = *report;
+        memset(&ref, 0, sizeof ref);
         raw = next;
         if (r)
             break;
@@ -336,7 +345,8 @@ static ossa_result rate_and_compress(const ossa_raw_joint_track *const *tracks,
          * interpolates the in-place frames and the motion apart, which the
          * source's curves do not: a rate whose in-place frames miss the
          * reference by more than the budget gives way to the next one (an
-         * automatic rate only, while the error falls). */
+         * automatic rate only, while the error falls; when the next one
+         * misses by more, the one before is kept). */
         if (!in_place ||
             (r = ossai_clip_add_tracks(&raw, skeleton, options, report, error)) != OSSA_OK ||
             report->root_motion_joint < 0 ||
@@ -354,11 +364,24 @@ static ossa_result rate_and_compress(const ossa_raw_joint_track *const *tracks,
         }
         const double in_place_error = in_place_err.error + ref.error;
         report->resample_error = (float)in_place_error;
-        if (in_place_error <= budget || options->rate > 0.0f ||
-            !(in_place_error < CONVERGING * in_place_before))
+        if (in_place_error <= budget || options->rate > 0.0f)
             break;
+        if (!(in_place_error < CONVERGING * in_place_before)) {
+            if (before && !(in_place_error < in_place_before)) { /* worse: the one before */
+                ossa_free(allocator, raw);
+                ossai_in_place_reference_free(&ref, allocator);
+                raw = before;
+                ref = before_ref;
+                *report = before_report;
+                before = NULL;
+                memset(&before_ref, 0, sizeof before_ref);
+            }
+            break;
+        }
         in_place_before = in_place_error;
     }
+    ossa_free(allocator, before);
+    ossai_in_place_reference_free(&before_ref, allocator);
     /* the joints are held to the tolerance (less the reference's own
      * rounding) against the reference */
     double tolerance = units.tolerance;
