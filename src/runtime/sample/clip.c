@@ -85,6 +85,8 @@ float ossa_clip_time(ossa_wrap wrap, float duration_s, float playhead_s)
     }
     case OSSA_WRAP_LOOP:
     default: {
+        if (playhead_s >= 0.0f && playhead_s < duration_s)
+            return playhead_s; /* fmodf's own answer, without the call (a crowd's playheads) */
         float t = fmodf(playhead_s, duration_s);
         if (t < 0.0f)
             t += duration_s;
