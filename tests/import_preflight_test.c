@@ -411,6 +411,90 @@ TEST(collada_counts_that_promise_more_than_the_file_holds_are_refused)
                    "<input offset=\"4000000000\">");
 }
 
+/* A triangle whose positions' accessor carries `accessor` (its count,
+ * offset, stride attributes) over a float_array of 9 values. */
+static const char *dae_accessor(const char *name, const char *accessor)
+{
+    buf b = {0};
+    putf(&b, "%s<library_geometries><geometry id=\"g\"><mesh>"
+             "<source id=\"p\"><technique_common><accessor source=\"#pa\" %s>"
+             "<param name=\"X\" type=\"float\"/><param name=\"Y\" type=\"float\"/>"
+             "<param name=\"Z\" type=\"float\"/></accessor></technique_common>"
+             "<float_array id=\"pa\" count=\"9\">0 0 0 1 0 0 0 1 0</float_array></source>"
+             "<vertices id=\"v\"><input semantic=\"POSITION\" source=\"#p\"/></vertices>"
+             "<triangles count=\"1\"><input semantic=\"VERTEX\" source=\"#v\" offset=\"0\"/>"
+             "<p>0 1 2</p></triangles></mesh></geometry></library_geometries>"
+             "<library_visual_scenes><visual_scene id=\"s\"><node id=\"n\" name=\"n\">"
+             "<instance_geometry url=\"#g\"/></node></visual_scene></library_visual_scenes>"
+             "<scene><instance_visual_scene url=\"#s\"/></scene></COLLADA>\n",
+         dae_head, accessor);
+    const char *path = save(name, &b);
+    free(b.data);
+    return path;
+}
+
+TEST(collada_accessors_that_read_past_their_array_are_refused)
+{
+    char message[512];
+    /* The array may follow its accessor (assimp resolves ids at the end). */
+    CHECK_RESULT(import(dae_accessor("fits.dae", "count=\"3\" stride=\"3\""), NULL, message),
+                 OSSA_OK);
+    expect_refused(dae_accessor("count.dae", "count=\"4\" stride=\"3\""), "count.dae",
+                   "<accessor source=\"#pa\" count=\"4\" offset=\"0\" stride=\"3\"> reads 12 "
+                   "values of its array, which holds 9");
+    expect_refused(dae_accessor("offset.dae", "count=\"3\" offset=\"1\" stride=\"3\""),
+                   "offset.dae", "reads 10 values of its array, which holds 9");
+    /* No stride: 1, and the three params reach past the ninth value. */
+    expect_refused(dae_accessor("stride.dae", "count=\"8\""), "stride.dae",
+                   "stride=\"1\"> reads 10 values of its array, which holds 9");
+    expect_refused(dae_accessor("huge.dae", "count=\"4000000000\" stride=\"4000000000\""),
+                   "huge.dae", "reaches past the end of its array, which holds 9 values");
+
+    /* Found by import_fuzz: animation times whose array's count says 1
+     * (assimp reads one value) under an accessor of 2 made assimp 5.2.5
+     * abort on an assertion in its Collada loader. */
+    buf b = {0};
+    putf(&b, "%s<library_animations><animation id=\"take\">"
+             "<source id=\"t\"><float_array id=\"ta\" count=\"1\">0 1</float_array>"
+             "<technique_common><accessor source=\"#ta\" count=\"2\" stride=\"1\">"
+             "<param name=\"TIME\" type=\"float\"/></accessor></technique_common></source>"
+             "<source id=\"v\"><float_array id=\"va\" count=\"6\">0 0 0 10 0 0</float_array>"
+             "<technique_common><accessor source=\"#va\" count=\"2\" stride=\"3\">"
+             "<param name=\"X\" type=\"float\"/><param name=\"Y\" type=\"float\"/>"
+             "<param name=\"Z\" type=\"float\"/></accessor></technique_common></source>"
+             "<sampler id=\"m\"><input semantic=\"INPUT\" source=\"#t\"/>"
+             "<input semantic=\"OUTPUT\" source=\"#v\"/></sampler>"
+             "<channel source=\"#m\" target=\"root/location\"/></animation></library_animations>"
+             "<library_visual_scenes><visual_scene id=\"s\"><node id=\"root\" name=\"root\">"
+             "<translate sid=\"location\">0 0 0</translate><node id=\"tip\" name=\"tip\"/>"
+             "</node></visual_scene></library_visual_scenes>"
+             "<scene><instance_visual_scene url=\"#s\"/></scene></COLLADA>\n",
+         dae_head);
+    expect_refused(save("times.dae", &b), "times.dae",
+                   "<accessor source=\"#ta\" count=\"2\" offset=\"0\" stride=\"1\"> reads 2 "
+                   "values of its array, which holds 1");
+    /* The same with the array's count true imports the file's two keys:
+     * root at the origin at 0 s, 10 along x at 1 s. */
+    char *count = strstr(b.data, "count=\"1\"");
+    count[7] = '2';
+    ossa_import im;
+    ossa_error e;
+    CHECK_RESULT(ossa_import_file(save("times_fixed.dae", &b), NULL, &im, &e), OSSA_OK);
+    CHECK(im.clip_count == 1);
+    const ossa_raw_track3 *moved = NULL;
+    for (int t = 0; im.clip_count == 1 && t < im.clips[0].track_count; ++t)
+        if (strcmp(im.clips[0].tracks[t].joint_name, "root") == 0)
+            moved = &im.clips[0].tracks[t].translation;
+    CHECK(moved && moved->key_count == 2);
+    if (moved && moved->key_count == 2) {
+        CHECK(moved->times_s[0] == 0.0f && moved->times_s[1] == 1.0f);
+        CHECK(moved->values[0].x == 0.0f && moved->values[1].x == 10.0f);
+        CHECK(moved->values[1].y == 0.0f && moved->values[1].z == 0.0f);
+    }
+    ossa_import_free(&im);
+    free(b.data);
+}
+
 TEST(collada_nodes_nested_past_the_limit_are_refused_naming_the_node)
 {
     buf b = {0};
@@ -474,5 +558,6 @@ UTEST_MAIN(gltf_chains_deeper_than_the_limit_are_refused_naming_the_node,
            fbx_records_nested_past_the_limit_are_refused,
            fbx_ascii_deep_and_oversized_inputs_are_refused,
            collada_counts_that_promise_more_than_the_file_holds_are_refused,
+           collada_accessors_that_read_past_their_array_are_refused,
            collada_nodes_nested_past_the_limit_are_refused_naming_the_node,
            collada_instancing_stays_finite)

@@ -4,8 +4,10 @@
  * (assimp 5.2 reserves memory for every `count` it reads before it reads
  * the values: one attribute made it allocate 4-14 GB), and <instance_node>
  * used so that assimp's recursive copy stays finite: a node instancing
- * itself crashed it. Every element is also handed to a visitor
- * (import_dae.h: the reader of animated custom values). */
+ * itself crashed it; and no <accessor> that reaches past the end of its
+ * array (assimp reads accessors unchecked: an assertion aborted it). Every
+ * element is also handed to a visitor (import_dae.h: the reader of
+ * animated custom values). */
 #include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -41,6 +43,23 @@ typedef struct dae_instance {
     const char *at;
 } dae_instance;
 
+/* A data array assimp keeps (float_array, Name_array, IDREF_array): its
+ * id and the values its count attribute makes assimp read. */
+typedef struct dae_array {
+    const char *id; /* into the file; id_length bytes */
+    size_t id_length;
+    uint64_t count;
+} dae_array;
+
+/* An <accessor>: where it reads in which array. */
+typedef struct dae_accessor {
+    const char *source; /* the url after '#'; source_length bytes */
+    size_t source_length;
+    uint64_t count, offset, stride;
+    uint64_t width; /* values an element spans: its params (16 for a float4x4) */
+    const char *at;
+} dae_accessor;
+
 typedef struct scan {
     ossa_import *im;
     ossai_dae_info *info;
@@ -59,6 +78,11 @@ typedef struct scan {
     int open[OSSA_IMPORT_MAX_DEPTH + 2]; /* the nodes being read, outermost first */
     dae_instance *instances;
     int instance_count, instance_capacity;
+    dae_array *arrays;
+    int array_count, array_capacity;
+    dae_accessor *accessors;
+    int accessor_count, accessor_capacity;
+    int accessor_depth; /* the open <accessor>'s depth, -1 outside one */
     const ossai_dae_visitor *visitor; /* may be NULL */
 } scan;
 
@@ -68,11 +92,16 @@ static ossa_result fail(scan *s, const char *at, const char *format, const char 
     int line = 1;
     for (const char *c = s->text; c < at; ++c)
         line += *c == '\n';
-    char message[200];
+    char message[320];
     snprintf(message, sizeof message, format, detail, (unsigned long long)a,
              (unsigned long long)b);
     return ossa_error_set(s->error, OSSA_ERR_IMPORT, line, at - s->text, "%s: line %d: %s",
                           s->path, line, message);
+}
+
+static ossa_result out_of_memory(scan *s)
+{
+    return ossa_error_set(s->error, OSSA_ERR_OUT_OF_MEMORY, -1, -1, "%s: out of memory", s->path);
 }
 
 bool ossai_dae_attribute(const char *tag, const char *tag_end, const char *name,
@@ -234,6 +263,46 @@ static ossa_result start_tag(scan *s, const char *tag, const char *name, size_t 
         snprintf(what, sizeof what, "%.*s", (int)length, name);
         if (count > values)
             return fail(s, tag, "<%s count=\"%llu\"> holds %llu values", what, count, values);
+        const char *id;
+        size_t id_length;
+        if ((name_is(name, length, "float_array") || name_is(name, length, "Name_array") ||
+             name_is(name, length, "IDREF_array")) &&
+            ossai_dae_attribute(tag, tag_end, "id", &id, &id_length)) {
+            if (!ossai_import_grow((void **)&s->arrays, &s->array_capacity, s->array_count,
+                                   sizeof *s->arrays))
+                return out_of_memory(s);
+            s->arrays[s->array_count++] = (dae_array){id, id_length, count};
+        }
+        return OSSA_OK;
+    }
+    if (name_is(name, length, "accessor")) {
+        const char *url;
+        size_t url_length;
+        if (!ossai_dae_attribute(tag, tag_end, "source", &url, &url_length) || url_length < 2 ||
+            url[0] != '#')
+            return OSSA_OK; /* assimp's own error */
+        if (!ossai_import_grow((void **)&s->accessors, &s->accessor_capacity, s->accessor_count,
+                               sizeof *s->accessors))
+            return out_of_memory(s);
+        const char *stride;
+        size_t stride_length;
+        dae_accessor *a = &s->accessors[s->accessor_count++];
+        *a = (dae_accessor){url + 1, url_length - 1, number_attribute(tag, tag_end, "count"),
+                            number_attribute(tag, tag_end, "offset"), 1, 0, tag};
+        if (ossai_dae_attribute(tag, tag_end, "stride", &stride, &stride_length))
+            a->stride = number_attribute(tag, tag_end, "stride");
+        s->accessor_depth = empty ? -1 : s->depth;
+        return OSSA_OK;
+    }
+    if (s->accessor_depth >= 0 && name_is(name, length, "param")) {
+        /* assimp indexes components by param position and reads 16 values
+         * for a float4x4: the widest of the two is what an element spans. */
+        dae_accessor *a = &s->accessors[s->accessor_count - 1];
+        const char *type;
+        size_t type_length;
+        const bool matrix = ossai_dae_attribute(tag, tag_end, "type", &type, &type_length) &&
+                            name_is(type, type_length, "float4x4");
+        a->width += matrix ? 16 : 1;
         return OSSA_OK;
     }
     if (is_primitive(name, length)) {
@@ -268,16 +337,14 @@ static ossa_result start_tag(scan *s, const char *tag, const char *name, size_t 
             const int capacity = s->clip_capacity ? 2 * s->clip_capacity : 8;
             const char **grown = ossai_import_alloc(s->im, (size_t)capacity, sizeof *grown);
             if (!grown)
-                return ossa_error_set(s->error, OSSA_ERR_OUT_OF_MEMORY, -1, -1,
-                                      "%s: out of memory", s->path);
+                return out_of_memory(s);
             if (info->clip_name_count)
                 memcpy(grown, info->clip_names, sizeof *grown * (size_t)info->clip_name_count);
             info->clip_names = grown;
             s->clip_capacity = capacity;
         }
         if (!(info->clip_names[info->clip_name_count++] = ossai_import_strdup(s->im, clip)))
-            return ossa_error_set(s->error, OSSA_ERR_OUT_OF_MEMORY, -1, -1, "%s: out of memory",
-                                  s->path);
+            return out_of_memory(s);
         return OSSA_OK;
     }
     if (s->primitive_depth >= 0 && name_is(name, length, "vcount") && !empty)
@@ -340,6 +407,8 @@ static ossa_result run(scan *s)
                 if ((r = s->visitor->visit(s->visitor->context, &e)))
                     return r;
             }
+            if (s->depth == s->accessor_depth && name_is(name, length, "accessor"))
+                s->accessor_depth = -1;
             if (s->depth > 0)
                 --s->depth;
             if (name_is(name, length, "node") && s->node_depth > 0) {
@@ -361,8 +430,7 @@ static ossa_result run(scan *s)
                         id, (uint64_t)s->node_depth - 1, OSSA_IMPORT_MAX_DEPTH);
         }
         if (name_is(name, length, "node") && !empty && !node_open(s, lt, t))
-            return ossa_error_set(s->error, OSSA_ERR_OUT_OF_MEMORY, -1, -1, "%s: out of memory",
-                                  s->path);
+            return out_of_memory(s);
         if (name_is(name, length, "node") && empty && s->node_depth > 0) {
             dae_node *parent = &s->nodes[s->open[s->node_depth - 1]];
             parent->height = parent->height > 1 ? parent->height : 1;
@@ -375,8 +443,7 @@ static ossa_result run(scan *s)
                 url[0] == '#') {
                 if (!ossai_import_grow((void **)&s->instances, &s->instance_capacity,
                                        s->instance_count, sizeof *s->instances))
-                    return ossa_error_set(s->error, OSSA_ERR_OUT_OF_MEMORY, -1, -1,
-                                          "%s: out of memory", s->path);
+                    return out_of_memory(s);
                 const int node = s->node_depth > 0 ? s->open[s->node_depth - 1] : -1;
                 s->instances[s->instance_count++] =
                     (dae_instance){url + 1, url_length - 1, node, lt};
@@ -424,8 +491,7 @@ static ossa_result check_instances(scan *s)
         size <<= 1;
     int *table = malloc(sizeof *table * size);
     if (!table)
-        return ossa_error_set(s->error, OSSA_ERR_OUT_OF_MEMORY, -1, -1, "%s: out of memory",
-                              s->path);
+        return out_of_memory(s);
     for (size_t i = 0; i < size; ++i)
         table[i] = -1;
     for (int n = 0; n < s->node_count; ++n) {
@@ -474,6 +540,72 @@ static ossa_result check_instances(scan *s)
     return r;
 }
 
+/* The values an accessor makes assimp read, UINT64_MAX past any file. */
+static uint64_t accessor_reach(const dae_accessor *a)
+{
+    const uint64_t huge = UINT64_MAX / 4, width = a->width ? a->width : 1;
+    if (a->count == 0)
+        return 0;
+    if (a->count > huge || a->offset > huge || a->stride > huge ||
+        (a->stride && a->count - 1 > huge / a->stride))
+        return UINT64_MAX;
+    return a->offset + (a->count - 1) * a->stride + width;
+}
+
+/* assimp reads an accessor's values from its array without checking the
+ * array holds them (an assertion in a debug build, past the end in a
+ * release build). Arrays may come after the accessors that use them, and
+ * of two arrays with the same id assimp keeps the later. */
+static ossa_result check_accessors(scan *s)
+{
+    if (s->accessor_count == 0)
+        return OSSA_OK;
+    size_t size = 1;
+    while (size < 2 * (size_t)s->array_count + 2)
+        size <<= 1;
+    int *table = malloc(sizeof *table * size);
+    if (!table)
+        return out_of_memory(s);
+    for (size_t i = 0; i < size; ++i)
+        table[i] = -1;
+    for (int k = 0; k < s->array_count; ++k) {
+        const dae_array *array = &s->arrays[k];
+        size_t slot = (size_t)hash(array->id, array->id_length) & (size - 1);
+        while (table[slot] >= 0 && !(s->arrays[table[slot]].id_length == array->id_length &&
+                                     memcmp(s->arrays[table[slot]].id, array->id,
+                                            array->id_length) == 0))
+            slot = (slot + 1) & (size - 1);
+        table[slot] = k; /* the later of two wins */
+    }
+    ossa_result r = OSSA_OK;
+    for (int k = 0; k < s->accessor_count && !r; ++k) {
+        const dae_accessor *a = &s->accessors[k];
+        size_t slot = (size_t)hash(a->source, a->source_length) & (size - 1);
+        while (table[slot] >= 0 && !(s->arrays[table[slot]].id_length == a->source_length &&
+                                     memcmp(s->arrays[table[slot]].id, a->source,
+                                            a->source_length) == 0))
+            slot = (slot + 1) & (size - 1);
+        if (table[slot] < 0)
+            continue; /* an unresolved source: assimp's own error */
+        const uint64_t reach = accessor_reach(a), holds = s->arrays[table[slot]].count;
+        if (reach <= holds)
+            continue;
+        char detail[120];
+        snprintf(detail, sizeof detail,
+                 "<accessor source=\"#%.*s\" count=\"%llu\" offset=\"%llu\" stride=\"%llu\">",
+                 (int)(a->source_length < 60 ? a->source_length : 60), a->source,
+                 (unsigned long long)a->count, (unsigned long long)a->offset,
+                 (unsigned long long)a->stride);
+        r = reach == UINT64_MAX
+                ? fail(s, a->at, "%s reaches past the end of its array, which holds %llu values%.0llu",
+                       detail, holds, 0)
+                : fail(s, a->at, "%s reads %llu values of its array, which holds %llu", detail,
+                       reach, holds);
+    }
+    free(table);
+    return r;
+}
+
 ossa_result ossai_dae_preflight(ossa_import *im, const char *path, const unsigned char *data,
                                 size_t bytes, ossai_dae_info *info,
                                 const ossai_dae_visitor *visitor, ossa_error *error)
@@ -488,11 +620,16 @@ ossa_result ossai_dae_preflight(ossa_import *im, const char *path, const unsigne
     s.text = (const char *)data;
     s.end = s.text + bytes;
     s.primitive_depth = -1;
+    s.accessor_depth = -1;
     s.visitor = visitor;
     ossa_result r = run(&s);
     if (r == OSSA_OK)
         r = check_instances(&s);
+    if (r == OSSA_OK)
+        r = check_accessors(&s);
     free(s.nodes);
     free(s.instances);
+    free(s.arrays);
+    free(s.accessors);
     return r;
 }
