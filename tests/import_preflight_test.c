@@ -368,6 +368,66 @@ TEST(fbx_ascii_deep_and_oversized_inputs_are_refused)
     free(b.data);
 }
 
+/* An ASCII file whose model (and animation stack) carry `model_p` (and
+ * `stack_p`): P records. */
+static const char *fbx_ascii_properties(const char *name, const char *model_p,
+                                        const char *stack_p)
+{
+    buf b = {0};
+    putf(&b, "; FBX 7.4.0 project file\nFBXHeaderExtension:  {\n\tFBXVersion: 7400\n}\n"
+             "Objects:  {\n\tModel: 100, \"Model::Root\", \"Null\" {\n\t\tProperties70:  {\n"
+             "\t\t\t%s\n\t\t}\n\t}\n\tAnimationStack: 300, \"AnimStack::Take\", \"\" {\n"
+             "\t\tProperties70:  {\n\t\t\t%s\n\t\t}\n\t}\n}\n"
+             "Connections:  {\n\tC: \"OO\",100,0\n}\n",
+         model_p, stack_p);
+    const char *path = save(name, &b);
+    free(b.data);
+    return path;
+}
+
+TEST(fbx_model_properties_assimp_cannot_carry_are_refused)
+{
+    /* Found by import_fuzz: assimp 5.2.5 copies a model's properties it
+     * did not read into the node's metadata and aborts (an assertion in
+     * FBXConverter.cpp) on a 64-bit time or a colour with alpha. */
+    const char *stop = "P: \"LocalStop\", \"KTime\", \"Time\", \"\",69279237000";
+    const char *number = "P: \"Weight\", \"double\", \"Number\", \"\",0.5";
+    expect_refused(fbx_ascii_properties("ktime.fbx", stop, number), "ktime.fbx",
+                   "model property 'LocalStop' has type KTime, which assimp 5.2 cannot carry");
+    expect_refused(fbx_ascii_properties("rgba.fbx",
+                                        "P: \"Tint\", \"ColorAndAlpha\", \"\", \"A\",1,0,0,1",
+                                        number),
+                   "rgba.fbx", "model property 'Tint' has type ColorAndAlpha");
+    /* The same time on an animation stack, where exporters write it, and
+     * a number on the model: assimp reads both. */
+    char message[512];
+    CHECK_RESULT(import(fbx_ascii_properties("stack.fbx", number, stop), NULL, message), OSSA_OK);
+
+    /* Binary: Model > Properties70 > P "LocalStop" "KTime" "Time" "" 5. */
+    buf b = {0};
+    fbx_header(&b);
+    unsigned char p[128];
+    const size_t objects = record_open(&b, "Objects", NULL, 0, 0);
+    size_t n = props_id(p, 100);
+    n += props_string(p + n, "Model::Root");
+    n += props_string(p + n, "Null");
+    const size_t model = record_open(&b, "Model", p, n, 3);
+    const size_t table = record_open(&b, "Properties70", NULL, 0, 0);
+    n = props_string(p, "LocalStop");
+    n += props_string(p + n, "KTime");
+    n += props_string(p + n, "Time");
+    n += props_string(p + n, "");
+    n += props_id(p + n, 69279237000);
+    record_close(&b, record_open(&b, "P", p, n, 5), false);
+    record_close(&b, table, true);
+    record_close(&b, model, true);
+    record_close(&b, objects, true);
+    fbx_end(&b);
+    expect_refused(save("ktime_binary.fbx", &b), "ktime_binary.fbx",
+                   "model property 'LocalStop' has type KTime");
+    free(b.data);
+}
+
 /* ---- Collada ---- */
 
 static const char dae_head[] =
@@ -557,6 +617,7 @@ UTEST_MAIN(gltf_chains_deeper_than_the_limit_are_refused_naming_the_node,
            fbx_arrays_that_promise_more_than_their_bytes_are_refused,
            fbx_records_nested_past_the_limit_are_refused,
            fbx_ascii_deep_and_oversized_inputs_are_refused,
+           fbx_model_properties_assimp_cannot_carry_are_refused,
            collada_counts_that_promise_more_than_the_file_holds_are_refused,
            collada_accessors_that_read_past_their_array_are_refused,
            collada_nodes_nested_past_the_limit_are_refused_naming_the_node,

@@ -4,7 +4,9 @@
  * than its bytes can hold (a binary array length of 0xFFFFFFFF made assimp
  * 5.2 allocate 4 GB and read garbage), and a node hierarchy (models joined
  * by "OO" connections) that is a tree no deeper than OSSA_IMPORT_MAX_DEPTH:
- * assimp converts it recursively, once under every parent a model has.
+ * assimp converts it recursively, once under every parent a model has;
+ * and no model property of a type assimp 5.2 cannot copy into a node's
+ * metadata (KTime, ColorAndAlpha: it aborts on an assertion).
  * Records of both forms are also handed, once checked, to a visitor
  * (import_fbx.h: the reader of animated properties). */
 #include <ctype.h>
@@ -39,7 +41,26 @@ typedef struct fbx {
     const ossai_fbx_visitor *visitor; /* may be NULL */
 } fbx;
 
-enum { IN_OTHER, IN_OBJECTS, IN_CONNECTIONS };
+/* Where a record lies: what its children are. */
+enum { IN_OTHER, IN_OBJECTS, IN_CONNECTIONS, IN_MODEL, IN_MODEL_PROPERTIES };
+
+/* The context of a record's children: `name` inside `context`. */
+static int inner_context(int context, int depth, const unsigned char *name, uint64_t length)
+{
+    const struct {
+        int context, depth; /* depth -1: any */
+        const char *name;
+        int inner;
+    } nesting[] = {{IN_OTHER, 0, "Objects", IN_OBJECTS},
+                   {IN_OTHER, 0, "Connections", IN_CONNECTIONS},
+                   {IN_OBJECTS, -1, "Model", IN_MODEL},
+                   {IN_MODEL, -1, "Properties70", IN_MODEL_PROPERTIES}};
+    for (size_t i = 0; i < sizeof nesting / sizeof nesting[0]; ++i)
+        if (context == nesting[i].context && (nesting[i].depth < 0 || depth == nesting[i].depth) &&
+            length == strlen(nesting[i].name) && memcmp(name, nesting[i].name, length) == 0)
+            return nesting[i].inner;
+    return IN_OTHER;
+}
 
 static ossa_result fail(fbx *f, uint64_t at, const char *format, uint64_t a, uint64_t b)
 {
@@ -47,6 +68,27 @@ static ossa_result fail(fbx *f, uint64_t at, const char *format, uint64_t a, uin
     snprintf(message, sizeof message, format, (unsigned long long)a, (unsigned long long)b);
     return ossa_error_set(f->error, OSSA_ERR_IMPORT, -1, (int64_t)at, "%s: at byte %llu: %s",
                           f->path, (unsigned long long)at, message);
+}
+
+/* A model's property of type `type` (a P record in its Properties70):
+ * assimp 5.2 copies every property it did not read itself into the node's
+ * metadata and asserts (aborts) on the types it has no metadata kind for,
+ * a 64-bit time and a colour with alpha. */
+static ossa_result model_property(fbx *f, uint64_t at, const unsigned char *name,
+                                  uint64_t name_length, const unsigned char *type,
+                                  uint64_t type_length)
+{
+    static const char *const refused[] = {"KTime", "ColorAndAlpha"};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; ++i)
+        if (type_length == strlen(refused[i]) && memcmp(type, refused[i], type_length) == 0) {
+            const int n = name_length < 60 ? (int)name_length : 60;
+            return ossa_error_set(f->error, OSSA_ERR_IMPORT, -1, (int64_t)at,
+                                  "%s: at byte %llu: model property '%.*s' has type %s, which "
+                                  "assimp 5.2 cannot carry into the node's metadata (it aborts)",
+                                  f->path, (unsigned long long)at, n, (const char *)name,
+                                  refused[i]);
+        }
+    return OSSA_OK;
 }
 
 static ossa_result out_of_memory(fbx *f)
@@ -205,6 +247,10 @@ static ossa_result properties(fbx *f, uint64_t at, uint64_t end, uint64_t count,
 {
     const bool model = context == IN_OBJECTS && name_length == 5 && memcmp(name, "Model", 5) == 0;
     const bool connection = context == IN_CONNECTIONS && name_length == 1 && name[0] == 'C';
+    const bool model_p = context == IN_MODEL_PROPERTIES && name_length == 1 && name[0] == 'P';
+    const unsigned char *strings[2] = {NULL, NULL}; /* a model property's name and type */
+    uint64_t string_length[2] = {0, 0};
+    const uint64_t first = at;
     int64_t ids[2] = {0, 0};
     int id_count = 0;
     bool object_object = false;
@@ -231,6 +277,10 @@ static ossa_result properties(fbx *f, uint64_t at, uint64_t end, uint64_t count,
             return fail(f, at, "a property of %llu bytes runs past its record%.0llu", size, 0);
         if (type == 'S' && p == 0 && size == 6 && memcmp(f->d + at + 4, "OO", 2) == 0)
             object_object = true;
+        if (type == 'S' && p < 2) {
+            strings[p] = f->d + at + 4;
+            string_length[p] = size - 4;
+        }
         if (type == 'L' && id_count < 2 && (model ? p == 0 : connection && p >= 1))
             ids[id_count++] = (int64_t)ossai_fbx_le(f->d + at, 8);
         at += size;
@@ -238,6 +288,12 @@ static ossa_result properties(fbx *f, uint64_t at, uint64_t end, uint64_t count,
     if (at != end)
         return fail(f, at, "a record's properties end %llu bytes before their stated end%.0llu",
                     end - at, 0);
+    if (model_p && strings[0] && strings[1]) {
+        ossa_result r = model_property(f, first, strings[0], string_length[0], strings[1],
+                                       string_length[1]);
+        if (r)
+            return r;
+    }
     if (model && id_count == 1 && !add_model(f, ids[0]))
         return out_of_memory(f);
     if (connection && object_object && id_count == 2 && !add_link(f, ids[0], ids[1]))
@@ -285,11 +341,7 @@ static ossa_result record(fbx *f, uint64_t at, uint64_t limit, int depth, int co
     if (end - props_end < sentinel)
         return fail(f, at, "a record's children end without their %llu zero bytes%.0llu",
                     sentinel, 0);
-    int inner = IN_OTHER;
-    if (depth == 0 && name_length == 7 && memcmp(name, "Objects", 7) == 0)
-        inner = IN_OBJECTS;
-    if (depth == 0 && name_length == 11 && memcmp(name, "Connections", 11) == 0)
-        inner = IN_CONNECTIONS;
+    const int inner = inner_context(context, depth, name, name_length);
     uint64_t child = props_end;
     while (child < end - sentinel) {
         uint64_t child_end = 0;
@@ -352,6 +404,8 @@ typedef struct ascii_record {
     int64_t values[3];
     int value_count;
     bool oo;
+    const unsigned char *strings[2]; /* its first two values, when quoted strings */
+    uint64_t string_length[2];
 } ascii_record;
 
 static bool key_is(const ascii_record *rec, const char *name)
@@ -366,6 +420,13 @@ static bool key_is(const ascii_record *rec, const char *name)
 static ossa_result flush(fbx *f, ascii_record *rec, int context, int depth, uint64_t end)
 {
     bool ok = true;
+    if (context == IN_MODEL_PROPERTIES && key_is(rec, "P") && rec->strings[0] && rec->strings[1]) {
+        ossa_result r = model_property(f, (uint64_t)(rec->key - f->d), rec->strings[0],
+                                       rec->string_length[0], rec->strings[1],
+                                       rec->string_length[1]);
+        if (r)
+            return r;
+    }
     if (context == IN_OBJECTS && key_is(rec, "Model") && rec->value_count >= 1)
         ok = add_model(f, rec->values[0]);
     else if (context == IN_CONNECTIONS && key_is(rec, "C") && rec->oo && rec->value_count >= 3)
@@ -399,11 +460,9 @@ static ossa_result ascii(fbx *f)
             break;
         const unsigned char c = f->d[at];
         if (c == '{' || c == '}') {
-            int inner = IN_OTHER;
-            if (depth == 0 && key_is(&rec, "Objects"))
-                inner = IN_OBJECTS;
-            if (depth == 0 && key_is(&rec, "Connections"))
-                inner = IN_CONNECTIONS;
+            const int inner = rec.key ? inner_context(block[depth], depth, rec.key,
+                                                      rec.key_length)
+                                      : IN_OTHER;
             ossa_result r = flush(f, &rec, block[depth], depth, at);
             if (r)
                 return r;
@@ -423,6 +482,10 @@ static ossa_result ascii(fbx *f)
             if (rec.key && rec.value_count == 0 && end - at - 1 == 2 &&
                 memcmp(f->d + at + 1, "OO", 2) == 0)
                 rec.oo = true;
+            if (rec.key && rec.value_count < 2) {
+                rec.strings[rec.value_count] = f->d + at + 1;
+                rec.string_length[rec.value_count] = end - at - 1;
+            }
             ++rec.value_count;
             at = end + 1;
             continue;
