@@ -1,8 +1,9 @@
 /* frame_bench.c - `ossa bench frame`: a whole frame for N characters - two
  * samples, blend, local->model, palettes and skinning for S of them - stage
  * by stage on the reference jobs, the lane jobs staged and fused, and the
- * library's crowd frame, interleaved; then the stage table (frame_report.c)
- * and a sweep over characters and threads. */
+ * library's crowd frame (also with every character on one clip alone),
+ * interleaved; then the stage table (frame_report.c) and a sweep over
+ * characters and threads. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +23,8 @@ static void help(FILE *to)
             "walks its hierarchy; the first --skinned of them get a palette and their mesh\n"
             "skinned. Every stage runs on the reference jobs, on the lane jobs (W characters\n"
             "per SIMD vector) stage by stage and fused per batch, and in the library's crowd\n"
-            "frame, interleaved. Prints per-stage medians, ns per joint and per vertex, the\n"
+            "frame, interleaved - that frame also with every character playing one of its\n"
+            "clips alone (weight 0 or 1). Prints per-stage medians, ns per joint and vertex, the\n"
             "whole frame, and each stage's memory floor from the bandwidth measured here.\n"
             "  --characters N    crowd size (default 1000)\n"
             "  --skinned N       characters skinned (default 100; 0: none)\n"
@@ -153,6 +155,8 @@ int bench_frame_main(int argc, char **argv)
         VARIANT(V_CROWD_PLAIN, "crowd-plain-stores", "the same, skin without streaming stores",
                 frame_crowd_plain),
         VARIANT(V_CROWD_OTHER, "crowd-other-format", "", frame_crowd_other_format),
+        VARIANT(V_CROWD_ALONE, "crowd-clips-alone", "the same, each character on one clip",
+                frame_crowd),
         VARIANT(V_SAMPLE, "sample", "lanes: sample one clip (alone)", frame_lane_sample),
         VARIANT(V_BLEND, "blend", "lanes: blend 2 layers (alone)", frame_lane_blend),
         VARIANT(V_L2M, "l2m", "lanes: local->model (alone)", frame_lane_local_to_model),
@@ -182,8 +186,27 @@ int bench_frame_main(int argc, char **argv)
         frame_character_free(&c);
         return 1;
     }
+    /* The same crowd with every character playing one of its two clips
+     * alone (weight_b 0 or 1, alternately): what a character that does not
+     * blend costs - between fades, most of a game's. */
+    frame_scene alone;
+    memset(&alone, 0, sizeof alone);
+    if (!frame_scene_init(&alone, &c, o.characters, o.skinned, o.common.threads, o.width, o.path,
+                          o.skin_format, FRAME_CROWD)) {
+        frame_scene_fini(&s);
+        frame_character_free(&c);
+        return 1;
+    }
+    for (int i = 0; i < o.characters; ++i)
+        alone.weight_b[i] = (float)(i % 2);
+    if (!frame_scene_reset_crowd(&alone)) {
+        frame_scene_fini(&alone);
+        frame_scene_fini(&s);
+        frame_character_free(&c);
+        return 1;
+    }
     for (int k = 0; k < V_COUNT; ++k)
-        v[k].context = &s;
+        v[k].context = k == V_CROWD_ALONE ? &alone : &s;
     /* every path once, so any one variant finds real inputs; and a check */
     double check[3];
     frame_scene_check(&s, &check[0], &check[1], &check[2]);
@@ -213,10 +236,14 @@ int bench_frame_main(int argc, char **argv)
         if (o.common.json)
             printf("}\n");
     }
-    if (code == 0 && frame_scene_result(&s) != OSSA_OK) {
-        cli_error("bench frame", "a stage failed: %s", ossa_result_str(frame_scene_result(&s)));
-        code = 1;
+    for (int k = 0; k < 2 && code == 0; ++k) {
+        const ossa_result r = frame_scene_result(k ? &alone : &s);
+        if (r != OSSA_OK) {
+            cli_error("bench frame", "a stage failed: %s", ossa_result_str(r));
+            code = 1;
+        }
     }
+    frame_scene_fini(&alone);
     frame_scene_fini(&s);
     frame_character_free(&c);
     return code;

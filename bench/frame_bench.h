@@ -31,6 +31,7 @@ enum {
     V_CROWD_TIMED,  /* the same, each stage timed through the crowd's hook */
     V_CROWD_PLAIN,  /* the same, untimed, skinning with ordinary stores */
     V_CROWD_OTHER,  /* the same, untimed, the other vertex format (float4 / packed) */
+    V_CROWD_ALONE,  /* the same characters each playing one of its clips alone */
     V_SAMPLE,       /* lane stages alone */
     V_BLEND,
     V_L2M,
