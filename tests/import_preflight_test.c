@@ -428,6 +428,93 @@ TEST(fbx_model_properties_assimp_cannot_carry_are_refused)
     free(b.data);
 }
 
+/* An ASCII file: model Root's `property` animated by curves (their key
+ * times and values, `curves` of them) in clip 'walk', whose stack states
+ * `range` (P records, or ""). */
+static const char *fbx_ascii_curves(const char *name, const char *property, const char *range,
+                                    int curves, const char *const *times,
+                                    const char *const *values)
+{
+    buf b = {0};
+    putf(&b, "; FBX 7.4.0 project file\nFBXHeaderExtension:  {\n\tFBXVersion: 7400\n}\n"
+             "Objects:  {\n\tModel: 100, \"Model::Root\", \"Null\" {\n\t}\n"
+             "\tAnimationStack: 300, \"AnimStack::walk\", \"\" {\n\t\tProperties70:  {\n"
+             "%s\t\t}\n\t}\n\tAnimationLayer: 400, \"AnimLayer::Base\", \"\" {\n\t}\n"
+             "\tAnimationCurveNode: 500, \"AnimCurveNode::T\", \"\" {\n\t}\n",
+         range);
+    for (int c = 0; c < curves; ++c) {
+        int keys = times[c][0] != '\0';
+        for (const char *t = times[c]; *t; ++t)
+            keys += *t == ',';
+        putf(&b, "\tAnimationCurve: %d, \"AnimCurve::\", \"\" {\n\t\tKeyTime: *%d {\n"
+                 "\t\t\ta: %s\n\t\t}\n\t\tKeyValueFloat: *%d {\n\t\t\ta: %s\n\t\t}\n\t}\n",
+             600 + c, keys, times[c], keys, values[c]);
+    }
+    putf(&b, "}\nConnections:  {\n\tC: \"OO\",100,0\n\tC: \"OO\",400,300\n"
+             "\tC: \"OO\",500,400\n\tC: \"OP\",500,100, \"%s\"\n",
+         property);
+    for (int c = 0; c < curves; ++c)
+        putf(&b, "\tC: \"OP\",%d,500, \"d|%c\"\n", 600 + c, 'X' + c);
+    putf(&b, "}\n");
+    const char *path = save(name, &b);
+    free(b.data);
+    return path;
+}
+
+TEST(fbx_transform_curves_assimp_crashes_on_are_refused)
+{
+    /* Found by import_fuzz (the range) and while reducing it (no keys):
+     * assimp 5.2.5 reads past an empty curve of a model's transform
+     * (SIGSEGV), and asserts when a stack's LocalStart..LocalStop holds no
+     * key of a translation or scaling (it keeps keys from 10000 ticks
+     * before the start to 10000 after the stop). */
+    const char *two[2] = {"23093079000,69279237000", "0,10"};
+    const char *none[2] = {"", ""};
+    const char *range = "\t\t\tP: \"LocalStart\", \"KTime\", \"Time\", \"\",30000000000\n"
+                        "\t\t\tP: \"LocalStop\", \"KTime\", \"Time\", \"\",40000000000\n";
+    const char *start = "\t\t\tP: \"LocalStart\", \"KTime\", \"Time\", \"\",23093079000\n";
+    const char *edge = "\t\t\tP: \"LocalStop\", \"KTime\", \"Time\", \"\",23093069000\n";
+    const char *past = "\t\t\tP: \"LocalStop\", \"KTime\", \"Time\", \"\",23093068999\n";
+    const char *outside = "clip 'walk' plays ticks 30000000000 to 40000000000 (its LocalStart "
+                          "and LocalStop), and no curve of the Lcl Translation of model 'Root' "
+                          "has a key in them";
+    static const char *const properties[3] = {"Lcl Translation", "Lcl Rotation", "Lcl Scaling"};
+    for (int p = 0; p < 3; ++p) {
+        char what[160];
+        snprintf(what, sizeof what,
+                 "AnimationCurve 600 (%s of model 'Root', clip 'walk') has no keys",
+                 properties[p]);
+        const char *times[2] = {none[0], two[0]}, *values[2] = {none[1], two[1]};
+        expect_refused(fbx_ascii_curves("empty.fbx", properties[p], "", 2, times, values),
+                       "empty.fbx", what);
+    }
+    const char *times[1] = {two[0]}, *values[1] = {two[1]};
+    expect_refused(fbx_ascii_curves("outside.fbx", "Lcl Translation", range, 1, times, values),
+                   "outside.fbx", outside);
+    expect_refused(fbx_ascii_curves("start.fbx", "Lcl Scaling", start, 1, times, values),
+                   "start.fbx", "plays ticks 23093079000 to 0");
+    expect_refused(fbx_ascii_curves("past.fbx", "Lcl Translation", past, 1, times, values),
+                   "past.fbx", "plays ticks 0 to 23093068999");
+    /* What assimp reads: a key 10000 ticks past the stop, a rotation whose
+     * keys lie outside, a second curve with a key inside, no range. */
+    char message[512];
+    CHECK_RESULT(import(fbx_ascii_curves("edge.fbx", "Lcl Translation", edge, 1, times, values),
+                        NULL, message),
+                 OSSA_OK);
+    CHECK_RESULT(import(fbx_ascii_curves("turn.fbx", "Lcl Rotation", range, 1, times, values),
+                        NULL, message),
+                 OSSA_OK);
+    const char *inside[2] = {two[0], "35000000000"}, *inside_values[2] = {two[1], "1"};
+    CHECK_RESULT(import(fbx_ascii_curves("inside.fbx", "Lcl Translation", range, 2, inside,
+                                         inside_values),
+                        NULL, message),
+                 OSSA_OK);
+    CHECK_RESULT(
+        import(fbx_ascii_curves("whole.fbx", "Lcl Translation", "", 1, times, values), NULL,
+               message),
+        OSSA_OK);
+}
+
 /* ---- Collada ---- */
 
 static const char dae_head[] =
@@ -618,6 +705,7 @@ UTEST_MAIN(gltf_chains_deeper_than_the_limit_are_refused_naming_the_node,
            fbx_records_nested_past_the_limit_are_refused,
            fbx_ascii_deep_and_oversized_inputs_are_refused,
            fbx_model_properties_assimp_cannot_carry_are_refused,
+           fbx_transform_curves_assimp_crashes_on_are_refused,
            collada_counts_that_promise_more_than_the_file_holds_are_refused,
            collada_accessors_that_read_past_their_array_are_refused,
            collada_nodes_nested_past_the_limit_are_refused_naming_the_node,

@@ -33,6 +33,8 @@ typedef struct object {
     const char *property;
     int curves;
     bool offset_known; /* stacks: start holds the clip's first tick */
+    bool ranged;       /* stacks: LocalStart or LocalStop is not 0 */
+    bool in_range;     /* curve nodes: a key of theirs lies in their stack's range */
 } object;
 
 typedef struct connection {
@@ -133,11 +135,16 @@ static bool add_property(ossai_fbx_reader *rd, const ossai_fbx_record *r)
     if (!string_at(r, 0, &name) || !string_at(r, 3, &flags))
         return true;
     if (o->kind == K_STACK) {
+        /* assimp reads them as KTime properties: of another type, 0 */
+        ossai_fbx_value type;
+        if (!string_at(r, 1, &type) || !ossai_fbx_name_is(type.bytes, type.size, "KTime"))
+            return true;
         const int64_t ticks = id_of(r, 4);
         if (ossai_fbx_name_is(name.bytes, name.size, "LocalStart"))
             o->start = ticks;
         if (ossai_fbx_name_is(name.bytes, name.size, "LocalStop"))
             o->stop = ticks;
+        o->ranged = o->start != 0 || o->stop != 0;
         return true;
     }
     if (!flag_set(&flags, 'U') || flag_set(&flags, 'H'))
@@ -341,6 +348,87 @@ static ossa_result clip_start(ossai_fbx_reader *rd, object *stack, int64_t *star
     return OSSA_OK;
 }
 
+/* The curve node a curve animates a model's Lcl Translation (1),
+ * Rotation (2) or Scaling (3) through, in a stack: what assimp converts
+ * into node channels; 0 for other curves. */
+static int transform_curve(const ossai_fbx_reader *rd, const object *curve, object **node_out,
+                           object **stack_out)
+{
+    object *node = curve->kind == K_CURVE ? find(rd, curve->node) : NULL;
+    const object *target = node && node->property ? find(rd, node->target) : NULL;
+    object *stack = target && target->kind == K_MODEL ? stack_of(rd, node) : NULL;
+    if (!stack)
+        return 0;
+    static const char *const names[3] = {"Lcl Translation", "Lcl Rotation", "Lcl Scaling"};
+    for (int k = 0; k < 3; ++k)
+        if (strcmp(node->property, names[k]) == 0) {
+            *node_out = node;
+            *stack_out = stack;
+            return k + 1;
+        }
+    return 0;
+}
+
+/* assimp 5.2 crashes converting a model's transform animation in two
+ * cases a file can hold: a curve of Lcl Translation, Rotation or Scaling
+ * with no key (a null read, SIGSEGV); and, for translation and scaling, a
+ * stack that states its range (LocalStart or LocalStop not 0) with no key
+ * of the property inside it - assimp keeps the keys from 10000 ticks
+ * before the start to 10000 after the stop, and asserts (aborts) when none
+ * is left. Refused here, naming the clip, the model and the curve. */
+static ossa_result check_transform_curves(ossai_fbx_reader *rd)
+{
+    for (int i = 0; i < rd->object_count; ++i) {
+        const object *curve = &rd->objects[i];
+        object *node, *stack;
+        const int kind = transform_curve(rd, curve, &node, &stack);
+        const ossai_fbx_value *times = &curve->arrays[KEY_TIME];
+        if (!kind || !times->type)
+            continue;
+        const object *model = find(rd, node->target);
+        if (times->length == 0)
+            return ossa_error_set(rd->error, OSSA_ERR_IMPORT, -1, -1,
+                                  "%s: AnimationCurve %lld (%s of model '%s', clip '%s') has no "
+                                  "keys: assimp 5.2 crashes on it",
+                                  rd->path, (long long)curve->id, node->property, model->name,
+                                  stack->name);
+        if (kind == 2 || !stack->ranged || node->in_range)
+            continue;
+        const double *ticks = ossai_fbx_array(rd->im, rd->path, times, "KeyTime", rd->error);
+        if (!ticks)
+            return rd->error->code;
+        const double low = (double)stack->start - 10000.0, high = (double)stack->stop + 10000.0;
+        for (uint64_t k = 0; k < times->length && !node->in_range; ++k)
+            node->in_range = ticks[k] >= low && ticks[k] <= high;
+    }
+    for (int i = 0; i < rd->object_count; ++i) {
+        const object *curve = &rd->objects[i];
+        object *node, *stack;
+        const int kind = transform_curve(rd, curve, &node, &stack);
+        if (!kind || kind == 2 || !stack->ranged || node->in_range ||
+            !curve->arrays[KEY_TIME].type)
+            continue;
+        /* the property's curves in other layers of the stack count too */
+        bool keyed = false;
+        for (int j = 0; j < rd->object_count && !keyed; ++j) {
+            const object *other = &rd->objects[j];
+            keyed = other->kind == K_CURVE_NODE && other->in_range &&
+                    other->target == node->target && other->property &&
+                    strcmp(other->property, node->property) == 0 &&
+                    stack_of(rd, other) == stack;
+        }
+        if (!keyed)
+            return ossa_error_set(rd->error, OSSA_ERR_IMPORT, -1, -1,
+                                  "%s: clip '%s' plays ticks %lld to %lld (its LocalStart and "
+                                  "LocalStop), and no curve of the %s of model '%s' has a key "
+                                  "in them: assimp 5.2 aborts on it",
+                                  rd->path, stack->name, (long long)stack->start,
+                                  (long long)stack->stop, node->property,
+                                  find(rd, node->target)->name);
+    }
+    return OSSA_OK;
+}
+
 /* "Obj.Prop", or "Obj.Prop.x" for channel d|X of a node with several. */
 static const char *track_name(ossai_fbx_reader *rd, const object *curve, const object *node,
                               const char *owner)
@@ -367,6 +455,9 @@ ossa_result ossai_fbx_reader_finish(ossai_fbx_reader *rd, ossai_file_tracks *out
     if (rd->user_count)
         qsort(rd->user, (size_t)rd->user_count, sizeof *rd->user, by_user);
     link_objects(rd);
+    ossa_result checked = check_transform_curves(rd);
+    if (checked)
+        return checked;
     out->tracks = ossai_import_alloc(rd->im, (size_t)rd->object_count, sizeof *out->tracks);
     if (!out->tracks)
         return ossa_error_set(rd->error, OSSA_ERR_OUT_OF_MEMORY, -1, -1, "%s: out of memory",
