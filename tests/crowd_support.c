@@ -77,7 +77,9 @@ ossa_character_desc ts_crowd_random_character(ts_rng *r, int skinned)
     ossa_character_desc c = {0};
     c.clip_a = ts_int(r, OSSA_DEFAULT_CLIP_COUNT);
     c.clip_b = ts_int(r, OSSA_DEFAULT_CLIP_COUNT);
-    c.weight_b = ts_int(r, 3) == 0 ? 0.0f : (float)ts_uniform(r, 0.0, 1.0);
+    /* a third play clip a alone, a sixth clip b alone (one sampling each) */
+    const int alone = ts_int(r, 6);
+    c.weight_b = alone < 2 ? 0.0f : alone == 2 ? 1.0f : (float)ts_uniform(r, 0.0, 1.0);
     c.time_s = (float)ts_uniform(r, 0.0, 3.0);
     c.speed = (float)ts_uniform(r, 0.5, 1.5);
     c.position = (ossa_float3){(float)ts_uniform(r, -20, 20), (float)ts_uniform(r, -1, 1),

@@ -216,7 +216,7 @@ typedef struct ossa_character_desc {
     const char *name;     /* may be NULL; longer names are cut to 31 bytes */
     int clip_a;           /* index into the crowd's clips */
     int clip_b;           /* second layer; blended with weight_b */
-    float weight_b;       /* in [0, 1]: 0 plays clip_a alone */
+    float weight_b;       /* in [0, 1]: 0 plays clip_a alone, 1 clip_b (one clip sampled) */
     float time_s;         /* initial playhead of both layers */
     float speed;          /* playback rate, >= 0; 0 means 1 */
     ossa_float3 position; /* root placement: position and heading about +y */
@@ -414,8 +414,8 @@ ossa_result ossa_crowd_end_frame(ossa_crowd *crowd);
 
 /* The stages of one batch of ossa_crowd_update, in order. */
 typedef enum ossa_crowd_stage {
-    OSSA_CROWD_STAGE_SAMPLE_A = 0,   /* sample the first clip */
-    OSSA_CROWD_STAGE_SAMPLE_B,       /* sample the second clip */
+    OSSA_CROWD_STAGE_SAMPLE_A = 0,   /* sample the clip each character weighs (a; b at weight 1) */
+    OSSA_CROWD_STAGE_SAMPLE_B,       /* sample clip b, when a character of the batch blends */
     OSSA_CROWD_STAGE_BLEND,          /* blend the two */
     OSSA_CROWD_STAGE_LOCAL_TO_MODEL, /* root motion moves the placement and the
                                       * event jobs run (both once for a run of

@@ -1,5 +1,6 @@
 /* crowd_update.c - one crowd batch through the frame's stages, fused so its
- * intermediate lane data stays in cache: two samples, blend, local->model
+ * intermediate lane data stays in cache: one or two samples (a second
+ * where some character blends two clips), blend, local->model
  * with each character's placement as root, world poses, then for the
  * skinned characters palettes and skinned vertices. The locomotion jobs
  * (root motion, events) run once per chunk of contiguous batches, in its
@@ -12,7 +13,6 @@
 
 typedef struct scratch {
     float *pose_a, *pose_b, *pose, *model;
-    float *weight_a;
     ossa_mat34 *root;
     int pose_floats, model_floats;
 } scratch;
@@ -30,17 +30,15 @@ static size_t scratch_layout(const ossa_crowd *c, unsigned char *base, scratch *
     s->model_floats = ossa_lane_model_floats(c->joint_count, c->width, c->width);
     const size_t pose = align64((size_t)s->pose_floats * sizeof(float));
     const size_t model = align64((size_t)s->model_floats * sizeof(float));
-    const size_t lanes = align64((size_t)c->width * sizeof(float));
     const size_t roots = align64((size_t)c->width * sizeof(ossa_mat34));
     if (base) {
         s->pose_a = (float *)(void *)base;
         s->pose_b = (float *)(void *)(base + pose);
         s->pose = (float *)(void *)(base + 2 * pose);
         s->model = (float *)(void *)(base + 3 * pose);
-        s->weight_a = (float *)(void *)(base + 3 * pose + model);
-        s->root = (ossa_mat34 *)(void *)(base + 3 * pose + model + lanes);
+        s->root = (ossa_mat34 *)(void *)(base + 3 * pose + model);
     }
-    return 3 * pose + model + lanes + roots;
+    return 3 * pose + model + roots;
 }
 
 int ossa_crowd_task_batches(const ossa_crowd *crowd)
@@ -106,17 +104,48 @@ static int chunk_end(const ossa_crowd *c, int b, int end)
     return e;
 }
 
-/* The sampling job of a batch's clip a (second: clip b) into output. */
+/* What a batch samples. A character that plays one clip alone (weight_b
+ * 0: clip a; 1: clip b) needs that clip only, so the first layer is, per
+ * lane, the clip the character weighs (a, or b where weight_b is 1), and
+ * clip b is sampled as a second layer only when some lane blends (0 <
+ * weight_b < 1). The blend gives the same bits as blending a at 1 -
+ * weight_b with b at weight_b: a layer at weight 0 adds (+/-)0 to sums that
+ * are never -0 (blend_kernels.c). */
+typedef struct batch_plan {
+    uint16_t clip[OSSA_LANE_MAX_WIDTH];
+    float time[OSSA_LANE_MAX_WIDTH];
+    _Alignas(64) float weight[OSSA_LANE_MAX_WIDTH]; /* the first layer's */
+    _Alignas(64) float weight_b[OSSA_LANE_MAX_WIDTH]; /* the second's: 0 where b plays alone */
+    bool blends;
+} batch_plan;
+
+static void plan_batch(const ossa_crowd *c, int batch, batch_plan *p)
+{
+    const int first = c->batch_first[batch], n = c->batch_size[batch];
+    p->blends = false;
+    for (int l = 0; l < n; ++l) {
+        const int s = first + l;
+        const float w = c->weight_b[s];
+        const bool b_alone = w >= 1.0f;
+        p->clip[l] = b_alone ? c->clip_b[s] : c->clip_a[s];
+        p->time[l] = b_alone ? c->time_b[s] : c->time_a[s];
+        p->weight[l] = b_alone ? 1.0f : 1.0f - w;
+        p->weight_b[l] = b_alone ? 0.0f : w;
+        p->blends |= w > 0.0f && !b_alone;
+    }
+}
+
+/* The sampling job of a batch's first layer (second: clip b) into output. */
 static ossa_lane_sampling_job sample_job(const ossa_crowd *c, int batch, int second,
-                                         const scratch *s)
+                                         const batch_plan *p, const scratch *s)
 {
     const int first = c->batch_first[batch];
     ossa_lane_sampling_job sample = {0};
     sample.clips = c->clips;
     sample.clip_count = c->clip_count;
-    sample.clip_index = (second ? c->clip_b : c->clip_a) + first;
+    sample.clip_index = second ? c->clip_b + first : p->clip;
     sample.clip_index_count = c->batch_size[batch];
-    sample.time_s = (second ? c->time_b : c->time_a) + first;
+    sample.time_s = second ? c->time_b + first : p->time;
     sample.character_count = c->batch_size[batch];
     sample.rest_pose = c->rest;
     sample.rest_pose_count = c->joint_count;
@@ -132,30 +161,30 @@ static ossa_result update_batch(ossa_crowd *c, int batch, const scratch *s, crow
     const int first = c->batch_first[batch], n = c->batch_size[batch];
     const int joints = c->joint_count, w = c->width;
     ossa_result r;
+    batch_plan plan;
+    plan_batch(c, batch, &plan);
     ossai_crowd_stage(c, OSSA_CROWD_STAGE_SAMPLE_A);
-    ossa_lane_sampling_job sample = sample_job(c, batch, 0, s);
+    ossa_lane_sampling_job sample = sample_job(c, batch, 0, &plan, s);
     if ((r = ossa_lane_sampling_job_run(&sample)))
         return r;
     ossai_crowd_stage(c, OSSA_CROWD_STAGE_SAMPLE_B);
-    sample = sample_job(c, batch, 1, s);
-    if ((r = ossa_lane_sampling_job_run(&sample)))
+    sample = sample_job(c, batch, 1, &plan, s);
+    if (plan.blends && (r = ossa_lane_sampling_job_run(&sample)))
         return r;
 
     ossai_crowd_stage(c, OSSA_CROWD_STAGE_BLEND);
-    for (int l = 0; l < n; ++l)
-        s->weight_a[l] = 1.0f - c->weight_b[first + l];
     ossa_lane_blend_layer layers[2] = {{0}, {0}};
     layers[0].pose = s->pose_a;
     layers[0].pose_count = s->pose_floats;
-    layers[0].weights = s->weight_a;
+    layers[0].weights = plan.weight;
     layers[0].weight_count = n;
     layers[1].pose = s->pose_b;
     layers[1].pose_count = s->pose_floats;
-    layers[1].weights = c->weight_b + first;
+    layers[1].weights = plan.weight_b;
     layers[1].weight_count = n;
     ossa_lane_blending_job blend = {0};
     blend.layers = layers;
-    blend.layer_count = 2;
+    blend.layer_count = plan.blends ? 2 : 1;
     blend.rest_pose = c->rest;
     blend.joint_count = joints;
     blend.character_count = n;
@@ -241,9 +270,13 @@ ossa_result ossa_crowd_update(ossa_crowd *c, int batch_begin, int batch_end, voi
             k.n = c->batch_first[k.batch_end - 1] + c->batch_size[k.batch_end - 1] - k.first;
         }
         /* the next batch's compressed clips come in while this one runs */
-        for (int second = 0; c->prefetch_clips && second < 2 && b + 1 < batch_end; ++second) {
-            const ossa_lane_sampling_job next = sample_job(c, b + 1, second, &s);
-            (void)ossa_lane_sampling_job_prefetch(&next); /* its run reports any fault */
+        if (c->prefetch_clips && b + 1 < batch_end) {
+            batch_plan next_plan;
+            plan_batch(c, b + 1, &next_plan);
+            for (int second = 0; second <= (int)next_plan.blends; ++second) {
+                const ossa_lane_sampling_job next = sample_job(c, b + 1, second, &next_plan, &s);
+                (void)ossa_lane_sampling_job_prefetch(&next); /* its run reports any fault */
+            }
         }
         ossa_result r = update_batch(c, b, &s, &k);
         if (r != OSSA_OK)
