@@ -1,5 +1,6 @@
 /* crowd_order_test.c - the crowd's clip order (crowd_order.c): after
- * begin_frame every interval bucket is in order of (clip_a, clip_b), no
+ * begin_frame every interval bucket is in order of the clips its
+ * characters sample (the one each weighs, then b where it blends), no
  * character that sat inside its clip pair's run moved, with the same
  * characters in each bucket, the skinned and inactive slots where they
  * were and every character's state intact; and a crowd kept in clip
@@ -70,9 +71,13 @@ static ossa_character_desc random_character(ts_rng *r, const ossa_clip *const cl
     return d;
 }
 
+/* The clips a character samples: the one it weighs (b at weight_b 1),
+ * then b where it blends (else none, 0xFFFF). */
 static uint64_t key_at(const ossa_crowd *c, int slot)
 {
-    return (uint64_t)c->clip_a[slot] << 16 | c->clip_b[slot];
+    const float w = c->weight_b[slot];
+    const uint64_t weighed = w >= 1.0f ? c->clip_b[slot] : c->clip_a[slot];
+    return weighed << 16 | (w > 0.0f && w < 1.0f ? c->clip_b[slot] : 0xFFFFu);
 }
 
 /* What a slot move must not change. */

@@ -1,5 +1,6 @@
 /* crowd_order.c - the characters of each interval bucket kept side by side
- * by the clips they play, so that a batch's lanes share few clips: the lane
+ * by the clips they sample (the clip a character weighs, then clip b where
+ * it blends two), so that a batch's lanes share few clips: the lane
  * sampling job then takes a compressed clip's lanes together (clip by clip,
  * sample/packed_group_kernels.c) and decodes its set-up once for them,
  * instead of lane by lane. Runs in ossa_crowd_begin_frame; a frame whose
@@ -27,9 +28,15 @@ static void sort_by_clips(uint64_t *keys, uint64_t *tmp, int n)
     /* four passes: the sorted keys are back in the caller's array */
 }
 
+/* The clips a slot's character samples (crowd_update.c), in the top 32
+ * bits: the one it weighs (clip b where weight_b is 1, else a), then clip
+ * b where it blends, 0xFFFF where it plays one clip alone. */
 static inline uint64_t clip_key(const ossa_crowd *c, int slot)
 {
-    return (uint64_t)c->clip_a[slot] << 48 | (uint64_t)c->clip_b[slot] << 32;
+    const float w = c->weight_b[slot];
+    const uint64_t weighed = w >= 1.0f ? c->clip_b[slot] : c->clip_a[slot];
+    const uint64_t blended = w > 0.0f && w < 1.0f ? c->clip_b[slot] : 0xFFFFu;
+    return weighed << 48 | blended << 32;
 }
 
 /* Orders slots [first, end) by (clip_a, clip_b), moving only the
