@@ -108,7 +108,9 @@ static int crowd_make(loco *b, loco_crowd *lc, bool locomotion)
         ossa_character_desc ch = {0};
         ch.clip_a = (int)(mix(k) % (uint32_t)b->clip_count);
         ch.clip_b = (ch.clip_a + 1) % b->clip_count;
-        ch.weight_b = unit(k + 1);
+        /* each on one clip alone, as a game's characters are between
+         * fades: a fade's second clip is then what transitions add */
+        ch.weight_b = (float)(mix(k + 1) & 1u);
         ch.time_s = 3.0f * unit(k + 2);
         ch.speed = 0.8f + 0.4f * unit(k + 3);
         ch.position = (ossa_float3){(float)(i % 32) * 2.0f, 0.0f, (float)(i / 32) * 2.0f};
