@@ -179,18 +179,20 @@ typedef struct ossa_crowd_desc {
      * where the game puts them. */
     bool no_root_motion;
     /* Clip order: ossa_crowd_begin_frame keeps the characters that are not
-     * skinned in order of the clips they play (clip_a, then clip_b), within
-     * the slots of their update interval and phase, so that a batch's lanes
-     * share few clips and the sampling job takes a compressed clip's lanes
-     * together (docs/crowd.md, "Clip order"). Their slots change when their
-     * clips do; entities, poses (by entity) and the skinned characters'
+     * skinned in order of the clips they sample (the one each weighs -
+     * clip_b at weight_b 1, else clip_a - then clip_b where it blends),
+     * within the slots of their update interval and phase, so that a
+     * batch's lanes share few clips and the sampling job takes a compressed
+     * clip's lanes together (docs/crowd.md, "Clip order"). Their slots
+     * change when those clips do (a fade: when it starts and when it ends);
+     * entities, poses (by entity) and the skinned characters'
      * slots (and so their vertices' place) do not. true: slots move only on
      * spawn, despawn and the set_* calls that change a character's bucket. */
     bool no_clip_order;
     /* IK's joints; NULL: no IK. A name the skeleton lacks is an error. */
     const ossa_crowd_ik_desc *ik;
     /* Look-ahead prefetch: before each batch, ask for the lines the next
-     * batch's two sampling jobs will read from compressed clips
+     * batch's sampling jobs will read from compressed clips
      * (ossa_lane_sampling_job_prefetch). Worth it where the clips come from
      * L3 or memory and the core's prefetches are cheap; it cost more than it
      * saved on one machine and saved more than it cost on others - measure
