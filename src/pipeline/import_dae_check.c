@@ -477,6 +477,49 @@ static uint64_t hash(const char *text, size_t length)
     return h;
 }
 
+/* Ids (into the file) to indices: open addressing over a power of two
+ * at least twice the ids put in. */
+typedef struct id_entry {
+    const char *id;
+    size_t length;
+    int index; /* -1: empty */
+} id_entry;
+
+typedef struct id_table {
+    id_entry *entries;
+    size_t size;
+} id_table;
+
+static bool id_table_init(id_table *t, int count)
+{
+    t->size = 1;
+    while (t->size < 2 * (size_t)count + 2)
+        t->size <<= 1;
+    t->entries = malloc(sizeof *t->entries * t->size);
+    for (size_t i = 0; t->entries && i < t->size; ++i)
+        t->entries[i].index = -1;
+    return t->entries != NULL;
+}
+
+/* The entry of id: its own, or the empty one where it would go. */
+static id_entry *id_find(const id_table *t, const char *id, size_t length)
+{
+    size_t slot = (size_t)hash(id, length) & (t->size - 1);
+    while (t->entries[slot].index >= 0 &&
+           !(t->entries[slot].length == length && memcmp(t->entries[slot].id, id, length) == 0))
+        slot = (slot + 1) & (t->size - 1);
+    return &t->entries[slot];
+}
+
+/* Puts id -> index; of two equal ids the first stays, or the later with
+ * `replace`. */
+static void id_put(id_table *t, const char *id, size_t length, int index, bool replace)
+{
+    id_entry *e = id_find(t, id, length);
+    if (e->index < 0 || replace)
+        *e = (id_entry){id, length, index};
+}
+
 /* assimp copies an instanced node's subtree in place of the <instance_node>,
  * recursively: a node instancing itself (or an ancestor) never ends, and
  * instances of instances multiply. ossa accepts one level: the instanced
@@ -486,38 +529,20 @@ static ossa_result check_instances(scan *s)
 {
     if (s->instance_count == 0)
         return OSSA_OK;
-    size_t size = 1;
-    while (size < 2 * (size_t)s->node_count + 2)
-        size <<= 1;
-    int *table = malloc(sizeof *table * size);
-    if (!table)
+    id_table table;
+    if (!id_table_init(&table, s->node_count))
         return out_of_memory(s);
-    for (size_t i = 0; i < size; ++i)
-        table[i] = -1;
-    for (int n = 0; n < s->node_count; ++n) {
-        const dae_node *node = &s->nodes[n];
-        if (!node->id)
-            continue;
-        size_t slot = (size_t)hash(node->id, node->id_length) & (size - 1);
-        while (table[slot] >= 0 && !(s->nodes[table[slot]].id_length == node->id_length &&
-                                     memcmp(s->nodes[table[slot]].id, node->id,
-                                            node->id_length) == 0))
-            slot = (slot + 1) & (size - 1);
-        if (table[slot] < 0)
-            table[slot] = n;
-    }
+    for (int n = 0; n < s->node_count; ++n)
+        if (s->nodes[n].id)
+            id_put(&table, s->nodes[n].id, s->nodes[n].id_length, n, false);
     ossa_result r = OSSA_OK;
     uint64_t copied = 0;
     for (int k = 0; k < s->instance_count && !r; ++k) {
         const dae_instance *in = &s->instances[k];
-        size_t slot = (size_t)hash(in->target, in->target_length) & (size - 1);
-        while (table[slot] >= 0 && !(s->nodes[table[slot]].id_length == in->target_length &&
-                                     memcmp(s->nodes[table[slot]].id, in->target,
-                                            in->target_length) == 0))
-            slot = (slot + 1) & (size - 1);
-        if (table[slot] < 0)
+        const int found = id_find(&table, in->target, in->target_length)->index;
+        if (found < 0)
             continue; /* an unresolved url: assimp's own error */
-        const dae_node *target = &s->nodes[table[slot]];
+        const dae_node *target = &s->nodes[found];
         char id[64];
         snprintf(id, sizeof id, "%.*s", (int)(in->target_length < 60 ? in->target_length : 60),
                  in->target);
@@ -536,7 +561,7 @@ static ossa_result check_instances(scan *s)
                                 "%llu%.0llu",
                      id, MAX_INSTANCED_NODES, 0);
     }
-    free(table);
+    free(table.entries);
     return r;
 }
 
@@ -560,34 +585,18 @@ static ossa_result check_accessors(scan *s)
 {
     if (s->accessor_count == 0)
         return OSSA_OK;
-    size_t size = 1;
-    while (size < 2 * (size_t)s->array_count + 2)
-        size <<= 1;
-    int *table = malloc(sizeof *table * size);
-    if (!table)
+    id_table table;
+    if (!id_table_init(&table, s->array_count))
         return out_of_memory(s);
-    for (size_t i = 0; i < size; ++i)
-        table[i] = -1;
-    for (int k = 0; k < s->array_count; ++k) {
-        const dae_array *array = &s->arrays[k];
-        size_t slot = (size_t)hash(array->id, array->id_length) & (size - 1);
-        while (table[slot] >= 0 && !(s->arrays[table[slot]].id_length == array->id_length &&
-                                     memcmp(s->arrays[table[slot]].id, array->id,
-                                            array->id_length) == 0))
-            slot = (slot + 1) & (size - 1);
-        table[slot] = k; /* the later of two wins */
-    }
+    for (int k = 0; k < s->array_count; ++k) /* the later of two wins */
+        id_put(&table, s->arrays[k].id, s->arrays[k].id_length, k, true);
     ossa_result r = OSSA_OK;
     for (int k = 0; k < s->accessor_count && !r; ++k) {
         const dae_accessor *a = &s->accessors[k];
-        size_t slot = (size_t)hash(a->source, a->source_length) & (size - 1);
-        while (table[slot] >= 0 && !(s->arrays[table[slot]].id_length == a->source_length &&
-                                     memcmp(s->arrays[table[slot]].id, a->source,
-                                            a->source_length) == 0))
-            slot = (slot + 1) & (size - 1);
-        if (table[slot] < 0)
+        const int found = id_find(&table, a->source, a->source_length)->index;
+        if (found < 0)
             continue; /* an unresolved source: assimp's own error */
-        const uint64_t reach = accessor_reach(a), holds = s->arrays[table[slot]].count;
+        const uint64_t reach = accessor_reach(a), holds = s->arrays[found].count;
         if (reach <= holds)
             continue;
         char detail[120];
@@ -602,7 +611,7 @@ static ossa_result check_accessors(scan *s)
                 : fail(s, a->at, "%s reads %llu values of its array, which holds %llu", detail,
                        reach, holds);
     }
-    free(table);
+    free(table.entries);
     return r;
 }
 
