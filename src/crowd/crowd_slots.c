@@ -62,8 +62,36 @@ int ossai_crowd_home_bucket(const ossa_crowd *c, int slot)
     return ossai_crowd_bucket(interval, emptiest_phase(c, interval));
 }
 
+/* Swaps bytes [0, bytes) of a and b: a column's entries, most of 1, 2, 4
+ * or 8 bytes, taken whole (the clip order swaps hundreds of slots a frame
+ * where characters change clips). */
 static void swap_bytes(unsigned char *a, unsigned char *b, size_t bytes)
 {
+#define SWAP_AS(type)                                                                          \
+    do {                                                                                       \
+        type x, y;                                                                             \
+        memcpy(&x, a, sizeof x);                                                               \
+        memcpy(&y, b, sizeof y);                                                               \
+        memcpy(a, &y, sizeof y);                                                               \
+        memcpy(b, &x, sizeof x);                                                               \
+    } while (0)
+    switch (bytes) {
+    case 1:
+        SWAP_AS(uint8_t);
+        return;
+    case 2:
+        SWAP_AS(uint16_t);
+        return;
+    case 4:
+        SWAP_AS(uint32_t);
+        return;
+    case 8:
+        SWAP_AS(uint64_t);
+        return;
+    default:
+        break;
+    }
+#undef SWAP_AS
     unsigned char tmp[256];
     while (bytes) {
         const size_t n = bytes < sizeof tmp ? bytes : sizeof tmp;
