@@ -109,8 +109,11 @@ struct ossa_crowd {
     uint32_t *updates, *footfalls;
     crowd_column columns[CROWD_MAX_COLUMNS];
     int column_count;
-    /* crowd_order.c's sort keys and its second buffer: capacity each */
-    uint64_t *order_key, *order_tmp;
+    /* crowd_order.c's sort keys, its second buffer and each slot's run:
+     * capacity each; and per bucket a hash of its keys in slot order when
+     * last put in order (0: never) */
+    uint64_t *order_key, *order_tmp, *order_run;
+    uint64_t order_hash[BUCKET_COUNT];
 
     /* skinning: the skin's joints and inverse binds (copied), and a palette
      * of skin_joint_count matrices for each slot below skinned_capacity

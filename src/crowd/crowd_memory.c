@@ -166,6 +166,7 @@ static ossa_crowd *layout(carver *k, const ossa_crowd_desc *d)
 #undef COLUMN
     x->order_key = carve(k, cap, sizeof *x->order_key);
     x->order_tmp = carve(k, cap, sizeof *x->order_tmp);
+    x->order_run = carve(k, cap, sizeof *x->order_run);
     x->pose_stride = (int)pose_stride(joints);
     x->model = carve(k, cap * pose_stride(joints), sizeof *x->model);
     x->batch_capacity = (int)batches;

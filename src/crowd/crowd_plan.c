@@ -26,9 +26,13 @@ static void plan(ossa_crowd *c)
         for (++i; i < CHOSEN && chosen[i] == chosen[i - 1] + 1; ++i)
             last = c->bucket_end[chosen[i]];
         c->stats.updated += last - first;
-        for (int s = first; s < last; s += c->width) {
+        /* batches end on multiples of the width, which the clip order
+         * packs its runs against (crowd_order.c) */
+        for (int s = first, e; s < last; s = e) {
+            e = (s / c->width + 1) * c->width;
+            e = e < last ? e : last;
             c->batch_first[c->batch_count] = s;
-            c->batch_size[c->batch_count] = last - s < c->width ? last - s : c->width;
+            c->batch_size[c->batch_count] = e - s;
             c->batch_events[c->batch_count] = 0;
             c->batch_trigger_count[c->batch_count] = 0;
             c->batch_count++;
