@@ -1,7 +1,9 @@
 /* crowd_order_test.c - the crowd's clip order (crowd_order.c): after
- * begin_frame every interval bucket is in order of the clips its
- * characters sample (the one each weighs, then b where it blends), no
- * character that sat inside its clip pair's run moved, with the same
+ * begin_frame every interval bucket holds the characters of each clip
+ * pair they sample (the one each weighs, then b where it blends) side by
+ * side, its batches (widths 4, 8 and 16) playing fewer clips and pairs
+ * than the pairs sorted would, no character that sat inside its clip
+ * pair's run moved, with the same
  * characters in each bucket, the skinned and inactive slots where they
  * were and every character's state intact; and a crowd kept in clip
  * order (and prefetching its clips a batch ahead) gives the bits,
@@ -24,8 +26,8 @@ enum { COPIES = 8, CLIPS = COPIES * OSSA_DEFAULT_CLIP_COUNT };
 /* A crowd of the default character (its skin, without a mesh: palettes) on
  * CLIPS clips, clip k a copy of the default clip k mod 3 in memory of its
  * own; copies[] must be freed with free(). */
-static int make(ts_crowd *f, int capacity, bool clip_order, bool prefetch, void *copies[CLIPS],
-                const ossa_clip *clips[CLIPS])
+static int make(ts_crowd *f, int capacity, int width, bool clip_order, bool prefetch,
+                void *copies[CLIPS], const ossa_clip *clips[CLIPS])
 {
     if (!ts_crowd_load(f))
         return 0;
@@ -43,6 +45,7 @@ static int make(ts_crowd *f, int capacity, bool clip_order, bool prefetch, void 
     d.clips = clips;
     d.clip_count = CLIPS;
     d.capacity = capacity;
+    d.width = width;
     ts_crowd_skin(f, &d);
     d.no_clip_order = !clip_order;
     d.prefetch_clips = prefetch;
@@ -197,13 +200,15 @@ static int check_order(const ossa_crowd *c, const snapshot *before)
     return moved;
 }
 
-TEST(crowd_keeps_interval_buckets_in_clip_order_and_characters_intact)
+/* The test below at one width (every batch width: the runs are packed
+ * against the batches). */
+static void keeps_order(int width)
 {
     enum { N = 600 };
     ts_crowd f;
     void *copies[CLIPS] = {0};
     const ossa_clip *clips[CLIPS];
-    REQUIRE(make(&f, N, true, false, copies, clips));
+    REQUIRE(make(&f, N, width, true, false, copies, clips));
     ts_rng r = ts_rng_make(5);
     ossa_entity e[N];
     for (int i = 0; i < N; ++i) {
@@ -258,6 +263,13 @@ TEST(crowd_keeps_interval_buckets_in_clip_order_and_characters_intact)
     unmake(&f, copies);
 }
 
+TEST(crowd_keeps_interval_buckets_in_clip_order_and_characters_intact)
+{
+    keeps_order(4);
+    keeps_order(8);
+    keeps_order(16);
+}
+
 static int by_footfall(const void *pa, const void *pb)
 {
     const ossa_footfall *a = pa, *b = pb;
@@ -276,7 +288,7 @@ TEST(crowd_in_clip_order_gives_the_bits_of_a_crowd_in_spawn_order)
     for (int k = 0; k < 2; ++k) {
         /* the crowd in clip order also asks for each next batch's clips
          * ahead (prefetch_clips), which must change no bit either */
-        REQUIRE(make(&f[k], N, k == 0, k == 0, copies[k], clips[k]));
+        REQUIRE(make(&f[k], N, 0, k == 0, k == 0, copies[k], clips[k]));
         ts_rng r = ts_rng_make(31); /* the same crowd in both */
         for (int i = 0; i < N; ++i) {
             ossa_character_desc d = random_character(&r, clips[k]);
