@@ -81,15 +81,18 @@ static void describe_character(const frame_scene *s, int i, ossa_character_desc 
 void frame_scene_sort_by_clip(frame_scene *s)
 {
     const int n = s->characters, clips = s->character->clip_count;
-    int *start = cli_alloc(sizeof *start * (size_t)(clips + 1));
+    const size_t scratch_bytes = ossa_lane_clip_order_scratch_size(n, clips);
+    void *scratch = cli_alloc(scratch_bytes);
+    int *order = cli_alloc(sizeof *order * (size_t)n);
     int *to = cli_alloc(sizeof *to * (size_t)n);
-    memset(start, 0, sizeof *start * (size_t)(clips + 1));
-    for (int i = 0; i < n; ++i)
-        ++start[s->clip_a[i] + 1];
-    for (int k = 0; k < clips; ++k)
-        start[k + 1] += start[k];
-    for (int i = 0; i < n; ++i) /* stable: equal clips keep their order */
-        to[i] = start[s->clip_a[i]]++;
+    if (ossa_lane_clip_order(s->clip_a, n, clips, s->width, order, scratch, scratch_bytes) !=
+        OSSA_OK) {
+        /* the bench's own clip indices and width: cannot be refused */
+        cli_error("bench frame", "ossa_lane_clip_order refused the scene");
+        exit(1);
+    }
+    for (int p = 0; p < n; ++p)
+        to[order[p]] = p;
     uint16_t *u = cli_alloc(sizeof *u * (size_t)n);
     float *f = cli_alloc(sizeof *f * (size_t)n);
     uint16_t *const clip_columns[2] = {s->clip_a, s->clip_b};
@@ -107,7 +110,8 @@ void frame_scene_sort_by_clip(frame_scene *s)
     cli_free(f);
     cli_free(u);
     cli_free(to);
-    cli_free(start);
+    cli_free(order);
+    cli_free(scratch);
 }
 
 int frame_scene_reset_crowd(frame_scene *s)

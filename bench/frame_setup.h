@@ -103,10 +103,12 @@ int frame_scene_init(frame_scene *s, const frame_character *c, int characters, i
 void frame_scene_fini(frame_scene *s);
 /* The first failure any stage reported since init, or OSSA_OK. */
 ossa_result frame_scene_result(const frame_scene *s);
-/* Puts the scene's characters in the order of their clip a (stably, their
- * clips, times and weights moved together): the same work, batches that
- * share clips - the order the crowd keeps (docs/crowd.md, "Clip order").
- * Before the first frame, on a scene without a crowd. */
+/* Puts the scene's characters in the order ossa_lane_clip_order gives
+ * for their clip a (each clip's characters side by side in their order,
+ * the runs packed against the batches; their clips, times and weights
+ * moved together): the same work, batches that share clips - the order
+ * the crowd keeps (docs/crowd.md, "Clip order"). Before the first frame,
+ * on a scene without a crowd. */
 void frame_scene_sort_by_clip(frame_scene *s);
 /* Restarts the crowd from its initial state (same characters, frame 0), its
  * runner on s->threads threads. */

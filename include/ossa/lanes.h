@@ -78,9 +78,10 @@ int ossa_lane_model_floats(int joint_count, int character_count, int width);
  * thread's stack for a batch's scratch (AVX-512; about 20 KiB on AVX2, 11
  * on the narrower paths): mind it in a job system with small stacks.
  * Compressed clips sample fastest when a batch's characters play few
- * clips - best one: order characters by clip before batching them, as the
- * crowd does (docs/compression.md, "Sampling"); the results are the same
- * in any order. */
+ * clips - best one: order characters by clip before batching them, their
+ * runs packed against the batches, as ossa_lane_clip_order does
+ * (ossa/lane_order.h) and the crowd does (docs/compression.md,
+ * "Sampling"); the results are the same in any order. */
 typedef struct ossa_lane_sampling_job {
     /* Clips the characters may play; all with the same joint count. */
     const ossa_clip *const *clips;

@@ -55,6 +55,7 @@
 #include "blob.h"
 #include "clip.h"
 #include "ik.h"
+#include "lane_order.h"
 #include "lanes.h"
 #include "local_to_model_job.h"
 #include "math.h"

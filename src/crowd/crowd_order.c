@@ -9,6 +9,8 @@
 
 #include <stdint.h>
 
+#include "ossa/lane_order.h"
+
 /* Sorts keys[0, n) by their top 32 bits (the clip pair), stably: four
  * passes of 8 bits, through tmp. */
 static void sort_by_clips(uint64_t *keys, uint64_t *tmp, int n)
@@ -55,55 +57,9 @@ static uint64_t range_hash(const ossa_crowd *c, int first, int end)
     return h | 1u;
 }
 
-/* Places runs of characters (runs[0, n) in clip order, each's size in
- * its low half) in slots [first, ...), batches ending on multiples
- * of `width` (crowd_plan.c): whenever the batch in hand has room for k
- * more, the next run placed is one of exactly k characters (the batch ends
- * full), else the largest that fits (it keeps room for another), else one
- * of `width` or more (it spans batches wherever it goes), else the largest
- * left; runs of one size in clip order. A batch thus plays few clips:
- * over 256 clips with about four characters each, 2.2 a batch of 8 where
- * clip order gives 2.7-2.9. place[r] gets run r's first slot, counted from first
- * (place[] serves as the scratch of each size's list before). */
-static void pack_runs(const uint64_t *runs, int n, int first, int width, uint64_t *place)
-{
-    enum { MAX_WIDTH = 16 };
-    /* head[k]: the first run not yet placed of size k (1 <= k < width),
-     * or of `width` or more (k = 0); n when none; place[r] links a run to
-     * the next of its size */
-    int head[MAX_WIDTH];
-    for (int k = 0; k < width; ++k)
-        head[k] = n;
-    for (int r = n - 1; r >= 0; --r) {
-        const uint32_t size = (uint32_t)runs[r];
-        const int k = size >= (uint32_t)width ? 0 : (int)size;
-        place[r] = (uint64_t)head[k];
-        head[k] = r;
-    }
-    uint64_t at = 0;
-    for (int placed = 0; placed < n; ++placed) {
-        const int room = width - (int)(((uint64_t)first + at) % (uint64_t)width);
-        int k = -1;
-        if (head[room % width] < n)
-            k = room % width; /* fills the batch: exactly room, or `width` or more at its start */
-        for (int s = room - 1; k < 0 && s > 0; --s)
-            if (head[s] < n)
-                k = s;
-        if (k < 0 && head[0] < n)
-            k = 0;
-        for (int s = width - 1; k < 0 && s > room; --s)
-            if (head[s] < n)
-                k = s;
-        const int r = head[k];
-        head[k] = (int)place[r];
-        place[r] = at;
-        at += (uint32_t)runs[r];
-    }
-}
-
 /* Orders slots [first, end) of bucket b by clip pair (clip_key): each
  * pair's characters side by side, the pairs' runs packed against the
- * batches (pack_runs), moving only the characters that are out of place;
+ * batches (ossa_lane_pack_runs), moving only the characters that are out of place;
  * returns the swaps made. A character inside its pair's run stays where it
  * is (characters on the same clips keep no particular order), and each
  * swap puts one character into its run for good - so a frame in which k
@@ -116,29 +72,26 @@ static int order_range(ossa_crowd *c, int b, int first, int end)
     const uint64_t hash = range_hash(c, first, end);
     if (hash == c->order_hash[b])
         return 0;
-    uint64_t *keys = c->order_key, *runs = c->order_tmp, *run = c->order_run;
+    uint64_t *keys = c->order_key, *run = c->order_run;
     for (int i = 0; i < n; ++i)
         keys[i] = clip_key(c, first + i) | (uint32_t)i;
-    sort_by_clips(keys, runs, n);
-    /* runs[r]: the first index in keys of a weighed clip's characters
-     * (high half) and how many they are: its pairs' runs are packed
-     * together, so that the first sampling's lanes share few clips too */
+    sort_by_clips(keys, c->order_tmp, n);
+    /* size[r]: the characters that weigh the r-th clip (in keys' order):
+     * its pairs' runs are packed together (ossa_lane_pack_runs), so that
+     * the first sampling's lanes share few clips too; place[r]: where */
+    uint32_t *size = (uint32_t *)(void *)c->order_tmp, *place = size + n;
     int run_count = 0;
     for (int s = 0, e; s < n; s = e) {
         for (e = s + 1; e < n && keys[e] >> 48 == keys[s] >> 48; ++e)
             ;
-        runs[run_count++] = (uint64_t)(uint32_t)s << 32 | (uint32_t)(e - s);
+        size[run_count++] = (uint32_t)(e - s);
     }
-    pack_runs(runs, run_count, first, c->width, run);
-    for (int r = 0; r < run_count; ++r) /* the run's place for its size */
-        runs[r] = (runs[r] & 0xFFFFFFFF00000000ull) | (uint32_t)run[r];
+    ossa_lane_pack_runs(size, run_count, first, c->width, place, (uint32_t *)(void *)run);
     /* run[i]: the slots [start, end) of the pair of slot i's character
      * (from first), start in the high half; it moves with the character.
      * A weighed clip's pairs keep their order inside its run. */
-    for (int r = 0; r < run_count; ++r) {
-        const int s0 = (int)(runs[r] >> 32);
-        const int e0 = r + 1 < run_count ? (int)(runs[r + 1] >> 32) : n;
-        const int at = (int)(uint32_t)runs[r] - s0;
+    for (int r = 0, s0 = 0; r < run_count; s0 += (int)size[r++]) {
+        const int e0 = s0 + (int)size[r], at = (int)place[r] - s0;
         for (int s = s0, e; s < e0; s = e) {
             for (e = s + 1; e < e0 && keys[e] >> 32 == keys[s] >> 32; ++e)
                 ;
