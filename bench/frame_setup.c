@@ -84,32 +84,28 @@ void frame_scene_sort_by_clip(frame_scene *s)
     const size_t scratch_bytes = ossa_lane_clip_order_scratch_size(n, clips);
     void *scratch = cli_alloc(scratch_bytes);
     int *order = cli_alloc(sizeof *order * (size_t)n);
-    int *to = cli_alloc(sizeof *to * (size_t)n);
     if (ossa_lane_clip_order(s->clip_a, n, clips, s->width, order, scratch, scratch_bytes) !=
         OSSA_OK) {
         /* the bench's own clip indices and width: cannot be refused */
         cli_error("bench frame", "ossa_lane_clip_order refused the scene");
         exit(1);
     }
-    for (int p = 0; p < n; ++p)
-        to[order[p]] = p;
     uint16_t *u = cli_alloc(sizeof *u * (size_t)n);
     float *f = cli_alloc(sizeof *f * (size_t)n);
     uint16_t *const clip_columns[2] = {s->clip_a, s->clip_b};
     float *const float_columns[4] = {s->time_a, s->time_b, s->weight_a, s->weight_b};
     for (int c = 0; c < 2; ++c) {
-        for (int i = 0; i < n; ++i)
-            u[to[i]] = clip_columns[c][i];
+        for (int p = 0; p < n; ++p)
+            u[p] = clip_columns[c][order[p]];
         memcpy(clip_columns[c], u, sizeof *u * (size_t)n);
     }
     for (int c = 0; c < 4; ++c) {
-        for (int i = 0; i < n; ++i)
-            f[to[i]] = float_columns[c][i];
+        for (int p = 0; p < n; ++p)
+            f[p] = float_columns[c][order[p]];
         memcpy(float_columns[c], f, sizeof *f * (size_t)n);
     }
     cli_free(f);
     cli_free(u);
-    cli_free(to);
     cli_free(order);
     cli_free(scratch);
 }

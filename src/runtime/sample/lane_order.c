@@ -63,9 +63,9 @@ size_t ossa_lane_clip_order_scratch_size(int character_count, int clip_count)
 {
     if (character_count < 1 || clip_count < 1 || clip_count > 65536)
         return 0;
-    /* per clip: its first character's position in clip order (+1), its
-     * run's size, place and link */
-    return sizeof(uint32_t) * ((size_t)clip_count + 1 + 3 * (size_t)clip_count);
+    /* per clip: its characters (then its run's next position), its run's
+     * size, place and link */
+    return sizeof(uint32_t) * 4 * (size_t)clip_count;
 }
 
 ossa_result ossa_lane_clip_order(const uint16_t *clip_index, int character_count, int clip_count,
@@ -82,9 +82,9 @@ ossa_result ossa_lane_clip_order(const uint16_t *clip_index, int character_count
     if ((uintptr_t)scratch % sizeof(uint32_t))
         return OSSA_ERR_MISALIGNED;
     const size_t clips = (size_t)clip_count;
-    uint32_t *count = (uint32_t *)scratch; /* clips + 1 */
-    uint32_t *size = count + clips + 1, *place = size + clips, *link = place + clips;
-    for (size_t k = 0; k <= clips; ++k)
+    uint32_t *count = (uint32_t *)scratch;
+    uint32_t *size = count + clips, *place = size + clips, *link = place + clips;
+    for (size_t k = 0; k < clips; ++k)
         count[k] = 0;
     for (int i = 0; i < character_count; ++i) {
         if (clip_index[i] >= clip_count)
