@@ -4,8 +4,8 @@
  * so that a run is cut by a batch boundary only where none fits. A batch
  * over compressed clips costs more the more clips its lanes play; over 256
  * clips with about four characters each, sorting by clip leaves 2.76
- * clips a batch of 8 and this order 2.06 (tests/lane_order_test.c). The crowd orders its characters
- * so (docs/crowd.md, "Clip order"). The results of every job are the same
+ * clips a batch of 8 and this order 2.06 (tests/lane_order_test.c). The
+ * crowd orders its characters so (docs/crowd.md, "Clip order"). The results of every job are the same
  * in any order; only the cost changes. */
 #ifndef OSSA_LANE_ORDER_H
 #define OSSA_LANE_ORDER_H
