@@ -29,13 +29,19 @@ enum {
     BUCKET_COUNT
 };
 
-/* One packed per-slot array: what a swap of two slots moves. */
-typedef struct crowd_column {
-    void *data;
-    size_t bytes; /* per slot */
-} crowd_column;
-
 #define CROWD_MAX_COLUMNS 32
+
+/* The packed per-slot arrays, what a swap of two slots moves, listed by
+ * the size of their entries: of[k] those of 1 << k bytes (k < 4), wide
+ * the others (wide_bytes each), so that a swap moves each entry whole,
+ * with no test of its size (crowd_slots.c). */
+typedef struct crowd_columns {
+    void *of[4][CROWD_MAX_COLUMNS];
+    int count[4];
+    void *wide[CROWD_MAX_COLUMNS];
+    size_t wide_bytes[CROWD_MAX_COLUMNS];
+    int wide_count;
+} crowd_columns;
 
 /* IK (crowd_ik.c): the joints, resolved from the desc, and what the game
  * set for this frame. */
@@ -107,8 +113,7 @@ struct ossa_crowd {
     char (*name)[OSSA_CROWD_NAME_BYTES];
     uint64_t *spawn_frame;
     uint32_t *updates, *footfalls;
-    crowd_column columns[CROWD_MAX_COLUMNS];
-    int column_count;
+    crowd_columns columns;
     /* crowd_order.c's sort keys, its second buffer and each slot's run:
      * capacity each; and per bucket a hash of its keys in slot order when
      * last put in order (0: never) */

@@ -116,6 +116,18 @@ static size_t pose_stride(size_t joints)
     return (joints + 3) / 4 * 4;
 }
 
+/* Lists a column of `bytes` per slot among those of its entries' size. */
+static void add_column(crowd_columns *cs, void *data, size_t bytes)
+{
+    for (int k = 0; k < 4; ++k)
+        if (bytes == (size_t)1 << k) {
+            cs->of[k][cs->count[k]++] = data;
+            return;
+        }
+    cs->wide[cs->wide_count] = data;
+    cs->wide_bytes[cs->wide_count++] = bytes;
+}
+
 /* Lays the crowd out in k (measuring only when k->base is NULL). */
 static ossa_crowd *layout(carver *k, const ossa_crowd_desc *d)
 {
@@ -134,8 +146,7 @@ static ossa_crowd *layout(carver *k, const ossa_crowd_desc *d)
 #define COLUMN(field, per_slot)                                                                \
     do {                                                                                       \
         x->field = carve(k, cap, (per_slot) * sizeof *x->field);                               \
-        x->columns[x->column_count].data = x->field;                                           \
-        x->columns[x->column_count++].bytes = (per_slot) * sizeof *x->field;                   \
+        add_column(&x->columns, x->field, (per_slot) * sizeof *x->field);                      \
     } while (0)
     COLUMN(entity, 1);
     COLUMN(clip_a, 1);

@@ -62,36 +62,9 @@ int ossai_crowd_home_bucket(const ossa_crowd *c, int slot)
     return ossai_crowd_bucket(interval, emptiest_phase(c, interval));
 }
 
-/* Swaps bytes [0, bytes) of a and b: a column's entries, most of 1, 2, 4
- * or 8 bytes, taken whole (the clip order swaps hundreds of slots a frame
- * where characters change clips). */
+/* Swaps bytes [0, bytes) of a and b. */
 static void swap_bytes(unsigned char *a, unsigned char *b, size_t bytes)
 {
-#define SWAP_AS(type)                                                                          \
-    do {                                                                                       \
-        type x, y;                                                                             \
-        memcpy(&x, a, sizeof x);                                                               \
-        memcpy(&y, b, sizeof y);                                                               \
-        memcpy(a, &y, sizeof y);                                                               \
-        memcpy(b, &x, sizeof x);                                                               \
-    } while (0)
-    switch (bytes) {
-    case 1:
-        SWAP_AS(uint8_t);
-        return;
-    case 2:
-        SWAP_AS(uint16_t);
-        return;
-    case 4:
-        SWAP_AS(uint32_t);
-        return;
-    case 8:
-        SWAP_AS(uint64_t);
-        return;
-    default:
-        break;
-    }
-#undef SWAP_AS
     unsigned char tmp[256];
     while (bytes) {
         const size_t n = bytes < sizeof tmp ? bytes : sizeof tmp;
@@ -104,19 +77,51 @@ static void swap_bytes(unsigned char *a, unsigned char *b, size_t bytes)
     }
 }
 
+/* Swaps entries a and b of each of the n columns of `type` at of[]. */
+#define SWAP_ENTRIES(type, of, count)                                                          \
+    for (int k = 0, n = (count); k < n; ++k) {                                                 \
+        type *p = (type *)(of)[k], x, y;                                                       \
+        memcpy(&x, p + a, sizeof x);                                                           \
+        memcpy(&y, p + b, sizeof y);                                                           \
+        memcpy(p + a, &y, sizeof y);                                                           \
+        memcpy(p + b, &x, sizeof x);                                                           \
+    }
+
 void ossai_crowd_swap_slots(ossa_crowd *c, int a, int b)
 {
     if (a == b)
         return;
-    for (int k = 0; k < c->column_count; ++k) {
-        unsigned char *data = (unsigned char *)c->columns[k].data;
-        const size_t bytes = c->columns[k].bytes;
-        swap_bytes(data + (size_t)a * bytes, data + (size_t)b * bytes, bytes);
+    /* every column's entries whole, by size (the clip order swaps hundreds
+     * of slots a frame where characters change clips) */
+    const crowd_columns *cs = &c->columns;
+    SWAP_ENTRIES(uint8_t, cs->of[0], cs->count[0]);
+    SWAP_ENTRIES(uint16_t, cs->of[1], cs->count[1]);
+    SWAP_ENTRIES(uint32_t, cs->of[2], cs->count[2]);
+    SWAP_ENTRIES(uint64_t, cs->of[3], cs->count[3]);
+    for (int k = 0; k < cs->wide_count; ++k) {
+        unsigned char *data = (unsigned char *)cs->wide[k];
+        const size_t bytes = cs->wide_bytes[k];
+        unsigned char *pa = data + (size_t)a * bytes, *pb = data + (size_t)b * bytes;
+        if (bytes % 8)
+            swap_bytes(pa, pb, bytes);
+        else /* a name: by 8-byte words */
+            for (size_t w = 0; w < bytes; w += 8) {
+                uint64_t x, y;
+                memcpy(&x, pa + w, 8);
+                memcpy(&y, pb + w, 8);
+                memcpy(pa + w, &y, 8);
+                memcpy(pb + w, &x, 8);
+            }
     }
-    /* Palettes exist for the first skinned_capacity slots only; a skinned
-     * character is always among them, so a swap with a slot beyond moves
-     * nothing anyone reads. */
-    if (a < c->skinned_capacity && b < c->skinned_capacity) {
+#undef SWAP_ENTRIES
+    /* Palettes are read in BUCKET_SKINNED only (a character entering it
+     * gets a new one), so a swap of two slots outside it moves none; and
+     * they exist for the first skinned_capacity slots only, where every
+     * skinned character is, so a swap with a slot beyond moves nothing
+     * anyone reads either. */
+    const int skinned_end = c->bucket_end[BUCKET_SKINNED];
+    if ((a < skinned_end || b < skinned_end) && a < c->skinned_capacity &&
+        b < c->skinned_capacity) {
         const size_t bytes = sizeof(ossa_mat34) * (size_t)c->skin_joint_count;
         swap_bytes((unsigned char *)(c->palette) + (size_t)a * bytes,
                    (unsigned char *)(c->palette) + (size_t)b * bytes, bytes);
