@@ -185,9 +185,14 @@ static void check_clips(const character *ch, const ossa_clip *const *clips, int 
     ossa_lane_sampling_job bad = lj;
     bad.output_count = floats - 1;
     CHECK_RESULT(ossa_lane_sampling_job_prefetch(&bad), OSSA_ERR_OUTPUT_TOO_SMALL);
+    /* the rest pose is needed where a character plays a clip that needs it */
+    bool needs_rest = false;
+    for (int c = 0; c < characters; ++c)
+        needs_rest |= ossa_clip_needs_rest_pose(clips[clip_index[c]]);
     bad = lj;
     bad.rest_pose = NULL;
-    CHECK_RESULT(ossa_lane_sampling_job_prefetch(&bad), OSSA_ERR_MISSING_INPUT);
+    CHECK_RESULT(ossa_lane_sampling_job_prefetch(&bad),
+                 needs_rest ? OSSA_ERR_MISSING_INPUT : OSSA_OK);
     CHECK_RESULT(ossa_lane_sampling_job_run(&lj), OSSA_OK);
     /* the raw clip's characters again in batches of that clip alone (the
      * raw kernel): a raw lane beside compressed ones gets the same bits */
@@ -403,6 +408,24 @@ TEST(sampling_jobs_refuse_a_compressed_clip_without_the_rest_pose)
     lj.rest_pose = NULL;
     lj.rest_pose_count = 0;
     CHECK_RESULT(ossa_lane_sampling_job_run(&lj), OSSA_OK);
+    /* a job checks the clips its characters play, not every clip it is
+     * given: a compressed or missing clip no character plays needs nothing */
+    const ossa_clip *library[3] = {raw, NULL, clip};
+    uint16_t plays = 0;
+    lj.clips = library;
+    lj.clip_count = 3;
+    lj.clip_index = &plays;
+    lj.clip_index_count = 1;
+    CHECK_RESULT(ossa_lane_sampling_job_run(&lj), OSSA_OK);
+    plays = 1;
+    CHECK_RESULT(ossa_lane_sampling_job_run(&lj), OSSA_ERR_MISSING_INPUT);
+    plays = 2;
+    CHECK_RESULT(ossa_lane_sampling_job_run(&lj), OSSA_ERR_MISSING_INPUT); /* the rest pose */
+    lj.rest_pose = rj.rest_pose;
+    lj.rest_pose_count = 5;
+    CHECK_RESULT(ossa_lane_sampling_job_run(&lj), OSSA_OK);
+    plays = 3;
+    CHECK_RESULT(ossa_lane_sampling_job_run(&lj), OSSA_ERR_BAD_INDEX);
     free(lanes);
     character_free(&ch);
 }

@@ -486,11 +486,9 @@ TEST(sampling_validity_table)
     job.clips = clips;
     CHECK_RESULT(ossa_sampling_job_validate(&job), OSSA_ERR_INPUT_TOO_SMALL); /* clip_count */
     job.clip_count = 2;
-    clips[1] = NULL;
+    clips[0] = NULL;
     CHECK_RESULT(ossa_sampling_job_validate(&job), OSSA_ERR_MISSING_INPUT);
-    clips[1] = g.clip;
-    CHECK_RESULT(ossa_sampling_job_validate(&job), OSSA_ERR_COUNT_MISMATCH);
-    clips[1] = f.clip;
+    clips[0] = f.clip;
     CHECK_RESULT(ossa_sampling_job_validate(&job), OSSA_ERR_MISSING_INPUT); /* time_s */
     job.time_s = times;
     CHECK_RESULT(ossa_sampling_job_validate(&job), OSSA_ERR_INPUT_TOO_SMALL); /* character_count */
@@ -507,6 +505,21 @@ TEST(sampling_validity_table)
     job.clip_index_count = 2;
     index[0] = 2;
     CHECK_RESULT(ossa_sampling_job_validate(&job), OSSA_ERR_BAD_INDEX);
+    index[0] = 1;
+    /* the clips a character plays are checked; those none plays are not read */
+    clips[1] = NULL;
+    CHECK_RESULT(ossa_sampling_job_validate(&job), OSSA_ERR_MISSING_INPUT);
+    clips[1] = g.clip;
+    CHECK_RESULT(ossa_sampling_job_validate(&job), OSSA_ERR_COUNT_MISMATCH);
+    job.character_begin = 1; /* character 1 plays clip 0 */
+    job.character_end = 2;
+    CHECK_RESULT(ossa_sampling_job_validate(&job), OSSA_OK);
+    index[0] = 0;
+    job.character_begin = job.character_end = 0;
+    CHECK_RESULT(ossa_sampling_job_validate(&job), OSSA_OK);
+    clips[1] = NULL;
+    CHECK_RESULT(ossa_sampling_job_validate(&job), OSSA_OK);
+    clips[1] = f.clip;
     index[0] = 1;
     job.character_begin = -1;
     CHECK_RESULT(ossa_sampling_job_validate(&job), OSSA_ERR_BAD_RANGE);

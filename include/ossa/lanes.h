@@ -83,7 +83,11 @@ int ossa_lane_model_floats(int joint_count, int character_count, int width);
  * (ossa/lane_order.h) and the crowd does (docs/compression.md,
  * "Sampling"); the results are the same in any order. */
 typedef struct ossa_lane_sampling_job {
-    /* Clips the characters may play; all with the same joint count. */
+    /* Clips the characters may play: clips[0] present; the clips the
+     * characters of the job's batches play present and with clips[0]'s
+     * joint count (checked per character, so that a job over a few
+     * batches of a large clip library does not check the library; clips no
+     * character plays are not read and may be NULL). */
     const ossa_clip *const *clips;
     int clip_count;
     /* Per character: index into clips. NULL means every character plays clips[0]. */
@@ -96,8 +100,8 @@ typedef struct ossa_lane_sampling_job {
     const float *time_s;
     ossa_wrap wrap;        /* default OSSA_WRAP_LOOP */
     /* The skeleton's rest pose (joint_count elements): required when a clip
-     * needs it (ossa_clip_needs_rest_pose: compressed clips), else may be
-     * NULL. */
+     * a character plays needs it (ossa_clip_needs_rest_pose: compressed
+     * clips), else may be NULL. */
     const ossa_transform *rest_pose;
     int rest_pose_count;
     int width;             /* lanes per batch: 4, 8 or 16; 0 means ossa_lane_width() */

@@ -28,7 +28,10 @@ typedef enum ossa_rotation_interp {
 } ossa_rotation_interp;
 
 typedef struct ossa_sampling_job {
-    /* Clips the characters may play; all must have the same joint count. */
+    /* Clips the characters may play: clips[0] present; the clips the
+     * characters in [character_begin, character_end) play present and with
+     * clips[0]'s joint count (clips no character plays are not read and
+     * may be NULL). */
     const ossa_clip *const *clips;
     int clip_count;
     /* Per character: index into clips. NULL means every character plays clips[0]. */
@@ -44,7 +47,8 @@ typedef struct ossa_sampling_job {
     ossa_wrap wrap;                       /* default OSSA_WRAP_LOOP */
     ossa_rotation_interp rotation_interp; /* default OSSA_ROTATION_NLERP */
     /* The skeleton's rest pose (joint_count elements): required when a
-     * clip needs it (ossa_clip_needs_rest_pose), else may be NULL. */
+     * clip a character plays needs it (ossa_clip_needs_rest_pose), else
+     * may be NULL. */
     const ossa_transform *rest_pose;
     int rest_pose_count;
     /* Output: character i's pose is output[i * joint_count + j]. Needs

@@ -25,14 +25,12 @@ ossa_result ossa_lane_sampling_job_validate(const ossa_lane_sampling_job *job)
     const int width = ossai_lane_resolve_width(job->width);
     if (!width || (unsigned)job->wrap >= OSSA_WRAP_COUNT)
         return OSSA_ERR_BAD_ARGUMENT;
-    if ((r = ossai_check_rest_pose(job->clips, job->clip_count, job->rest_pose,
-                                   job->rest_pose_count)))
-        return r;
     int begin, end;
     if ((r = ossai_job_range(job->batch_begin, job->batch_end, ossa_lane_batch_count(n, width),
                              &begin, &end)) ||
-        (r = ossai_check_clip_indices(job->clip_index, begin * width,
-                                      end * width < n ? end * width : n, job->clip_count)) ||
+        (r = ossai_check_played_clips(job->clips, job->clip_count, job->clip_index,
+                                      begin * width, end * width < n ? end * width : n,
+                                      job->rest_pose, job->rest_pose_count)) ||
         (r = ossai_simd_check(job->path, width)))
         return r;
     if (!job->output)

@@ -65,8 +65,10 @@ static inline float ossai_step_alpha(float alpha)
     return alpha >= 1.0f ? 1.0f : 0.0f;
 }
 
-/* The clips (at least one, all with the first one's joint count), the
- * playheads (at least one) and, when given, a clip index per playhead. */
+/* The clips (at least one, the first present: its joint count is the
+ * job's), the playheads (at least one) and, when given, a clip index per
+ * playhead. The clips the characters play are checked with their range
+ * (ossai_check_played_clips): a job reads no other. */
 static inline ossa_result ossai_check_sampling_inputs(const ossa_clip *const *clips,
                                                       int clip_count, const float *time_s,
                                                       int character_count,
@@ -77,13 +79,7 @@ static inline ossa_result ossai_check_sampling_inputs(const ossa_clip *const *cl
         return OSSA_ERR_MISSING_INPUT;
     if (clip_count < 1)
         return OSSA_ERR_INPUT_TOO_SMALL;
-    for (int k = 0; k < clip_count; ++k)
-        if (!clips[k])
-            return OSSA_ERR_MISSING_INPUT;
-    for (int k = 1; k < clip_count; ++k)
-        if (clips[k]->joint_count != clips[0]->joint_count)
-            return OSSA_ERR_COUNT_MISMATCH;
-    if (!time_s)
+    if (!clips[0] || !time_s)
         return OSSA_ERR_MISSING_INPUT;
     if (character_count < 1)
         return OSSA_ERR_INPUT_TOO_SMALL;
@@ -92,31 +88,36 @@ static inline ossa_result ossai_check_sampling_inputs(const ossa_clip *const *cl
     return OSSA_OK;
 }
 
-/* The rest pose, when a clip needs it (a compressed clip's rest tracks and
- * animated rotations): present and as long as the joint count. */
-static inline ossa_result ossai_check_rest_pose(const ossa_clip *const *clips, int clip_count,
-                                                const ossa_transform *rest_pose,
-                                                int rest_pose_count)
+/* The clips characters [first, last) play (clip_index NULL: clips[0]): an
+ * index below clip_count, a clip present, with clips[0]'s joint count; and
+ * the rest pose, present and as long as the joint count, where one of them
+ * needs it (a compressed clip's rest tracks and animated rotations). A
+ * pass over the range, not over the clips: a job over a few characters of
+ * a clip library checks what it reads, not the library. */
+static inline ossa_result ossai_check_played_clips(const ossa_clip *const *clips, int clip_count,
+                                                   const uint16_t *clip_index, int first,
+                                                   int last, const ossa_transform *rest_pose,
+                                                   int rest_pose_count)
 {
-    for (int k = 0; k < clip_count; ++k)
-        if (clips[k]->flags & OSSAI_CLIP_USES_REST) {
-            if (!rest_pose)
-                return OSSA_ERR_MISSING_INPUT;
-            if (rest_pose_count < (int)clips[0]->joint_count)
-                return OSSA_ERR_INPUT_TOO_SMALL;
-            break;
-        }
-    return OSSA_OK;
-}
-
-/* clip_index[first, last) name existing clips (NULL: every one plays clip 0). */
-static inline ossa_result ossai_check_clip_indices(const uint16_t *clip_index, int first,
-                                                   int last, int clip_count)
-{
+    const uint32_t joints = clips[0]->joint_count;
+    uint32_t uses_rest = clip_index ? 0u : clips[0]->flags & OSSAI_CLIP_USES_REST;
     if (clip_index)
-        for (int i = first; i < last; ++i)
+        for (int i = first; i < last; ++i) {
             if (clip_index[i] >= clip_count)
                 return OSSA_ERR_BAD_INDEX;
+            const ossa_clip *clip = clips[clip_index[i]];
+            if (!clip)
+                return OSSA_ERR_MISSING_INPUT;
+            if (clip->joint_count != joints)
+                return OSSA_ERR_COUNT_MISMATCH;
+            uses_rest |= clip->flags & OSSAI_CLIP_USES_REST;
+        }
+    if (uses_rest) {
+        if (!rest_pose)
+            return OSSA_ERR_MISSING_INPUT;
+        if (rest_pose_count < (int)joints)
+            return OSSA_ERR_INPUT_TOO_SMALL;
+    }
     return OSSA_OK;
 }
 

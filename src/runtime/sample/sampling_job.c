@@ -79,14 +79,12 @@ ossa_result ossa_sampling_job_validate(const ossa_sampling_job *job)
     const int n = job->character_count;
     int begin, end;
     if ((r = ossai_job_range(job->character_begin, job->character_end, n, &begin, &end)) ||
-        (r = ossai_check_clip_indices(job->clip_index, begin, end, job->clip_count)))
+        (r = ossai_check_played_clips(job->clips, job->clip_count, job->clip_index, begin, end,
+                                      job->rest_pose, job->rest_pose_count)))
         return r;
     if ((unsigned)job->wrap >= OSSA_WRAP_COUNT ||
         (unsigned)job->rotation_interp >= OSSA_ROTATION_COUNT)
         return OSSA_ERR_BAD_ARGUMENT;
-    if ((r = ossai_check_rest_pose(job->clips, job->clip_count, job->rest_pose,
-                                   job->rest_pose_count)))
-        return r;
     if (!job->output)
         return OSSA_ERR_MISSING_OUTPUT;
     if ((int64_t)job->output_count < (int64_t)n * job->clips[0]->joint_count)
