@@ -434,6 +434,14 @@ TEST(root_motion_job_validity)
     CHECK_RESULT(ossa_root_motion_job_run(&j), OSSA_OK);
     to[1] = -0.5f;
     CHECK_RESULT(ossa_root_motion_job_run(&valid), OSSA_OK);
+    /* the clips a character plays are checked, not the others */
+    const ossa_clip *library[2] = {NULL, clip};
+    j = valid, j.clips = library, j.clip_count = 2;
+    CHECK_RESULT(ossa_root_motion_job_run(&j), OSSA_ERR_MISSING_INPUT);
+    index[0] = index[1] = 1;
+    CHECK_RESULT(ossa_root_motion_job_run(&j), OSSA_OK);
+    index[0] = index[1] = 0;
+    CHECK_RESULT(ossa_root_motion_job_run(&valid), OSSA_OK);
     /* there and back again is no motion */
     const ossa_root_motion back = ossa_root_motion_compose(out[0], ossa_root_motion_inverse(out[0]));
     CHECK(fabsf(back.x) < 1e-6f && fabsf(back.z) < 1e-6f && fabsf(back.yaw_rad) < 1e-6f);

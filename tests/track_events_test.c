@@ -386,6 +386,12 @@ TEST(track_jobs_validity)
     views[1].duration_s = 1.0f;
     views[1].values = NULL;
     CHECK_RESULT(ossa_track_event_job_run(&valid), OSSA_ERR_MISSING_INPUT);
+    /* the views a character plays are checked, not the others */
+    index[1] = 0;
+    CHECK_RESULT(ossa_track_event_job_run(&valid), OSSA_OK);
+    j = valid, j.character_end = 1; /* character 0 plays view 0 */
+    index[1] = 1;
+    CHECK_RESULT(ossa_track_event_job_run(&j), OSSA_OK);
     views[1].values = values;
     index[1] = 2;
     CHECK_RESULT(ossa_track_event_job_run(&valid), OSSA_ERR_BAD_INDEX);

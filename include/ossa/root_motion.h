@@ -83,7 +83,8 @@ ossa_mat34 ossa_root_motion_matrix(ossa_root_motion m);
  * finite values; looping), M(from)^-1 L^n M(to) as above. Clips without a
  * motion track give no motion. */
 typedef struct ossa_root_motion_job {
-    /* Clips the characters play. Required, >= 1. */
+    /* Clips the characters play. Required, >= 1; those a character in the
+     * job's range plays present (no other is read or checked). */
     const ossa_clip *const *clips;
     int clip_count;
     /* Per character: index into clips. NULL means every character plays clips[0]. */

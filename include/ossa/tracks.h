@@ -51,8 +51,9 @@ float ossa_float_track_sample(const ossa_float_track *track, float t_s);
 /* For every character in [character_begin, character_end): its track at
  * its playhead, looping (time_s wrapped into [0, duration)). */
 typedef struct ossa_track_sampling_job {
-    /* Track views, >= 1, each valid (values, frame_count >= 1, duration as
-     * above). */
+    /* Track views, >= 1; each a character plays valid (values, frame_count
+     * >= 1, duration as above). Views no character in the job's range plays
+     * are not read, nor checked. */
     const ossa_float_track *tracks;
     int track_count;
     /* Per character: index into tracks. NULL means tracks[0] for everyone. */
@@ -122,7 +123,7 @@ typedef struct ossa_track_event {
  * many loops the playheads span, the work is at most three loops' (whole
  * loops in between repeat the same crossings). */
 typedef struct ossa_track_event_job {
-    const ossa_float_track *tracks; /* required, >= 1, valid views */
+    const ossa_float_track *tracks; /* required, >= 1; those played valid */
     int track_count;
     const uint16_t *track_index;    /* per character; NULL: tracks[0] */
     int track_index_count;

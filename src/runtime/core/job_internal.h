@@ -41,10 +41,15 @@ static inline ossa_result ossai_check_joint_count(int joint_count)
 /* Every parent comes before its child (or is OSSA_NO_PARENT). */
 static inline ossa_result ossai_check_parents(const uint16_t *parents, int joint_count)
 {
+    /* parent + 1, in 16 bits, is at most i for a parent below i and 0 for
+     * OSSA_NO_PARENT: one test, no branch, so the loop vectorises (lane
+     * jobs check their hierarchy once per run, and the crowd runs one per
+     * batch) */
+    _Static_assert(OSSA_NO_PARENT == 0xFFFFu, "no parent wraps to 0");
+    unsigned bad = 0;
     for (int i = 0; i < joint_count; ++i)
-        if (parents[i] != OSSA_NO_PARENT && parents[i] >= i)
-            return OSSA_ERR_BAD_INDEX;
-    return OSSA_OK;
+        bad |= (unsigned)(uint16_t)(parents[i] + 1u) > (unsigned)i;
+    return bad ? OSSA_ERR_BAD_INDEX : OSSA_OK;
 }
 
 /* Every skin joint names a joint of the skeleton. */

@@ -23,7 +23,8 @@ ossa_result ossa_lane_root_motion_job_validate(const ossa_lane_root_motion_job *
     int begin, end;
     if ((r = ossai_job_range(job->batch_begin, job->batch_end, ossa_lane_batch_count(n, width),
                              &begin, &end)) ||
-        (r = ossai_check_motion_range(job->clip_index, job->clip_count, job->from_s, job->to_s,
+        (r = ossai_check_motion_range(job->clips, job->clip_index, job->clip_count,
+                                      job->from_s, job->to_s,
                                       begin * width, end * width < n ? end * width : n)) ||
         (r = ossai_simd_check(job->path, width)))
         return r;

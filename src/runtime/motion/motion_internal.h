@@ -43,8 +43,9 @@ static inline uint32_t ossai_motion_locate(float t, float rate, uint32_t frame_c
     return (uint32_t)f;
 }
 
-/* The clips (at least one), the playheads (finite) and the clip indices of
- * characters [first, last), shared by both jobs' validation. */
+/* The clips (at least one), the playheads and the clip indices, shared by
+ * both jobs' validation; the clips the characters play are checked with
+ * their range (ossai_check_motion_range): a job reads no other. */
 static inline ossa_result ossai_check_motion_inputs(const ossa_clip *const *clips, int clip_count,
                                                     const uint16_t *clip_index,
                                                     int clip_index_count, const float *from_s,
@@ -54,9 +55,6 @@ static inline ossa_result ossai_check_motion_inputs(const ossa_clip *const *clip
         return OSSA_ERR_MISSING_INPUT;
     if (clip_count < 1)
         return OSSA_ERR_INPUT_TOO_SMALL;
-    for (int k = 0; k < clip_count; ++k)
-        if (!clips[k])
-            return OSSA_ERR_MISSING_INPUT;
     if (!from_s || !to_s)
         return OSSA_ERR_MISSING_INPUT;
     if (character_count < 1)
@@ -66,14 +64,23 @@ static inline ossa_result ossai_check_motion_inputs(const ossa_clip *const *clip
     return OSSA_OK;
 }
 
-/* Playheads of characters [first, last) finite, clip indices in range. */
-static inline ossa_result ossai_check_motion_range(const uint16_t *clip_index, int clip_count,
+/* Characters [first, last): clip indices in range, the clips they play
+ * present, playheads finite. */
+static inline ossa_result ossai_check_motion_range(const ossa_clip *const *clips,
+                                                   const uint16_t *clip_index, int clip_count,
                                                    const float *from_s, const float *to_s,
                                                    int first, int last)
 {
+    int checked = -1; /* the clip checked last: characters in runs check it once */
     for (int i = first; i < last; ++i) {
-        if (clip_index && clip_index[i] >= clip_count)
-            return OSSA_ERR_BAD_INDEX;
+        const int k = clip_index ? clip_index[i] : 0;
+        if (k != checked) {
+            if (k >= clip_count)
+                return OSSA_ERR_BAD_INDEX;
+            if (!clips[k])
+                return OSSA_ERR_MISSING_INPUT;
+            checked = k;
+        }
         if (!isfinite(from_s[i]) || !isfinite(to_s[i]))
             return OSSA_ERR_BAD_VALUE;
     }

@@ -102,15 +102,19 @@ static inline ossa_result ossai_check_played_clips(const ossa_clip *const *clips
     const uint32_t joints = clips[0]->joint_count;
     uint32_t uses_rest = clip_index ? 0u : clips[0]->flags & OSSAI_CLIP_USES_REST;
     if (clip_index)
-        for (int i = first; i < last; ++i) {
-            if (clip_index[i] >= clip_count)
+        for (int i = first, checked = -1; i < last; ++i) {
+            const int k = clip_index[i];
+            if (k == checked) /* characters in runs check their clip once */
+                continue;
+            if (k >= clip_count)
                 return OSSA_ERR_BAD_INDEX;
-            const ossa_clip *clip = clips[clip_index[i]];
+            const ossa_clip *clip = clips[k];
             if (!clip)
                 return OSSA_ERR_MISSING_INPUT;
             if (clip->joint_count != joints)
                 return OSSA_ERR_COUNT_MISMATCH;
             uses_rest |= clip->flags & OSSAI_CLIP_USES_REST;
+            checked = k;
         }
     if (uses_rest) {
         if (!rest_pose)

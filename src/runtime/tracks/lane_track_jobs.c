@@ -11,9 +11,10 @@
 
 /* Width and batch range of a lane job, and the characters of the batches
  * checked: the checks both lane jobs share after their inputs'. */
-static ossa_result check_lanes(const uint16_t *track_index, int track_count, const float *a,
-                               const float *b, int n, int width_field, int batch_begin,
-                               int batch_end, ossa_simd_path path)
+static ossa_result check_lanes(const ossa_float_track *tracks, const uint16_t *track_index,
+                               int track_count, const float *a, const float *b, int n,
+                               int width_field, int batch_begin, int batch_end,
+                               ossa_simd_path path)
 {
     const int width = ossai_lane_resolve_width(width_field);
     if (!width)
@@ -22,7 +23,7 @@ static ossa_result check_lanes(const uint16_t *track_index, int track_count, con
     ossa_result r;
     if ((r = ossai_job_range(batch_begin, batch_end, ossa_lane_batch_count(n, width), &begin,
                              &end)) ||
-        (r = ossai_check_track_range(track_index, track_count, a, b, begin * width,
+        (r = ossai_check_track_range(tracks, track_index, track_count, a, b, begin * width,
                                      end * width < n ? end * width : n)))
         return r;
     return ossai_simd_check(path, width);
@@ -53,8 +54,8 @@ ossa_result ossa_lane_track_sampling_job_validate(const ossa_lane_track_sampling
     ossa_result r = ossai_check_track_inputs(job->tracks, job->track_count, job->track_index,
                                              job->track_index_count, job->time_s, job->time_s,
                                              job->character_count);
-    if (r || (r = check_lanes(job->track_index, job->track_count, job->time_s, job->time_s,
-                              job->character_count, job->width, job->batch_begin,
+    if (r || (r = check_lanes(job->tracks, job->track_index, job->track_count, job->time_s,
+                              job->time_s, job->character_count, job->width, job->batch_begin,
                               job->batch_end, job->path)))
         return r;
     if (!job->output)
@@ -98,8 +99,8 @@ ossa_result ossa_lane_track_event_job_validate(const ossa_lane_track_event_job *
     ossa_result r = ossai_check_track_inputs(job->tracks, job->track_count, job->track_index,
                                              job->track_index_count, job->from_s, job->to_s,
                                              job->character_count);
-    if (r || (r = check_lanes(job->track_index, job->track_count, job->from_s, job->to_s,
-                              job->character_count, job->width, job->batch_begin,
+    if (r || (r = check_lanes(job->tracks, job->track_index, job->track_count, job->from_s,
+                              job->to_s, job->character_count, job->width, job->batch_begin,
                               job->batch_end, job->path)))
         return r;
     return ossai_check_event_outputs(job->threshold, job->edges, job->events,

@@ -16,8 +16,8 @@ ossa_result ossa_track_sampling_job_validate(const ossa_track_sampling_job *job)
     int begin, end;
     if (r || (r = ossai_job_range(job->character_begin, job->character_end,
                                   job->character_count, &begin, &end)) ||
-        (r = ossai_check_track_range(job->track_index, job->track_count, job->time_s,
-                                     job->time_s, begin, end)))
+        (r = ossai_check_track_range(job->tracks, job->track_index, job->track_count,
+                                     job->time_s, job->time_s, begin, end)))
         return r;
     if (!job->output)
         return OSSA_ERR_MISSING_OUTPUT;
@@ -58,8 +58,8 @@ ossa_result ossa_track_event_job_validate(const ossa_track_event_job *job)
     int begin, end;
     if (r || (r = ossai_job_range(job->character_begin, job->character_end,
                                   job->character_count, &begin, &end)) ||
-        (r = ossai_check_track_range(job->track_index, job->track_count, job->from_s, job->to_s,
-                                     begin, end)))
+        (r = ossai_check_track_range(job->tracks, job->track_index, job->track_count,
+                                     job->from_s, job->to_s, begin, end)))
         return r;
     return ossai_check_event_outputs(job->threshold, job->edges, job->events,
                                      job->events_per_character, job->event_count);

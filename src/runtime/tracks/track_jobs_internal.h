@@ -5,8 +5,9 @@
 
 #include "tracks/tracks_internal.h"
 
-/* The views (>= 1, each valid), the playheads and, when given, an index per
- * character. */
+/* The views (>= 1), the playheads and, when given, an index per character;
+ * the views the characters play are checked with their range
+ * (ossai_check_track_range). */
 static inline ossa_result ossai_check_track_inputs(const ossa_float_track *tracks, int track_count,
                                                    const uint16_t *track_index,
                                                    int track_index_count, const float *a,
@@ -16,9 +17,6 @@ static inline ossa_result ossai_check_track_inputs(const ossa_float_track *track
         return OSSA_ERR_MISSING_INPUT;
     if (track_count < 1)
         return OSSA_ERR_INPUT_TOO_SMALL;
-    for (int k = 0; k < track_count; ++k)
-        if (!ossai_track_ok(&tracks[k]))
-            return tracks[k].values ? OSSA_ERR_BAD_VALUE : OSSA_ERR_MISSING_INPUT;
     if (!a || !b)
         return OSSA_ERR_MISSING_INPUT;
     if (character_count < 1)
@@ -28,14 +26,23 @@ static inline ossa_result ossai_check_track_inputs(const ossa_float_track *track
     return OSSA_OK;
 }
 
-/* Characters [first, last): indices in range, playheads finite. */
-static inline ossa_result ossai_check_track_range(const uint16_t *track_index, int track_count,
+/* Characters [first, last): indices in range, the views they play whole
+ * (a job reads no other), playheads finite. */
+static inline ossa_result ossai_check_track_range(const ossa_float_track *tracks,
+                                                  const uint16_t *track_index, int track_count,
                                                   const float *a, const float *b, int first,
                                                   int last)
 {
+    int checked = -1; /* the view checked last: characters in runs check it once */
     for (int i = first; i < last; ++i) {
-        if (track_index && track_index[i] >= track_count)
-            return OSSA_ERR_BAD_INDEX;
+        const int k = track_index ? track_index[i] : 0;
+        if (k != checked) {
+            if (k >= track_count)
+                return OSSA_ERR_BAD_INDEX;
+            if (!ossai_track_ok(&tracks[k]))
+                return tracks[k].values ? OSSA_ERR_BAD_VALUE : OSSA_ERR_MISSING_INPUT;
+            checked = k;
+        }
         if (!isfinite(a[i]) || !isfinite(b[i]))
             return OSSA_ERR_BAD_VALUE;
     }
