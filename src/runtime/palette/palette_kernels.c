@@ -12,12 +12,62 @@
 #define PALETTE_GROUP 4
 #define PALETTE_ROWS (PALETTE_GROUP * OSSAI_MODEL_C)
 
+/* Transposes rows [0, floats) of a group (stride floats apart) and writes
+ * lane l's floats at dst[l] + k0 * 12 (lanes whose dst is NULL skipped);
+ * `stream`: every dst takes non-temporal stores; `all`: no dst is NULL
+ * (both known when compiled, as floats is for a whole group). */
+static inline __attribute__((always_inline)) void
+group_out(const float *rows, size_t stride, int floats, float *const dst[LANE_V], int k0,
+          const bool stream, const bool all)
+{
+    const size_t at = (size_t)k0 * OSSAI_MODEL_C;
+    for (int b = 0; b * LANE_V < floats; ++b) {
+        vf r[LANE_V];
+        for (int i = 0; i < LANE_V; ++i) {
+            const int row = b * LANE_V + i;
+            r[i] = row < floats ? v_load(rows + (size_t)row * stride) : v_zero();
+        }
+        v_transpose(r);
+        const int valid = floats - b * LANE_V < LANE_V ? floats - b * LANE_V : LANE_V;
+        const size_t off = at + (size_t)b * LANE_V;
+        if (valid == LANE_V) {
+            for (int l = 0; l < LANE_V; ++l)
+                if (all || dst[l]) {
+                    if (stream)
+                        v_stream(dst[l] + off, r[l]);
+                    else
+                        v_store(dst[l] + off, r[l]);
+                }
+        } else
+            for (int l = 0; l < LANE_V; ++l)
+                if (dst[l]) {
+                    LANE_ALIGN float part[LANE_V];
+                    v_store(part, r[l]);
+                    memcpy(dst[l] + off, part, sizeof(float) * (size_t)valid);
+                }
+    }
+}
+
 void OSSAI_ISA_NAME(ossai_palette_kernel)(const ossai_lane_palette_args *a)
 {
     const int width = a->width, skins = a->skin_joint_count;
     const int direct = !a->inverse_bind && !a->skin_joint; /* rows straight from the model */
     LANE_ALIGN float tile[PALETTE_ROWS * LANE_V];
     for (int lc = 0; lc < width; lc += LANE_V) {
+        /* each lane's first float, once: a group's offset (k0 matrices of
+         * 48 bytes, k0 a multiple of 4) and a block's (LANE_V floats) keep
+         * a vector's alignment, so a lane whose matrices start aligned
+         * streams every store */
+        float *dst[LANE_V];
+        bool stream = a->stream, all = true;
+        for (int l = 0; l < LANE_V; ++l) {
+            dst[l] = a->output[lc + l] ? &a->output[lc + l][0].m[0][0] : NULL;
+            stream &= !dst[l] || (uintptr_t)dst[l] % sizeof(vf) == 0;
+            all &= dst[l] != NULL;
+        }
+        /* a whole group, every lane written, compiled apart: its loads and
+         * stores need no test (the crowd's batches, all but their last) */
+        const int how = stream * 2 + all;
         for (int k0 = 0; k0 < skins; k0 += PALETTE_GROUP) {
             const int kn = skins - k0 < PALETTE_GROUP ? skins - k0 : PALETTE_GROUP;
             const float *rows = a->model + (size_t)k0 * OSSAI_MODEL_C * width + lc;
@@ -43,31 +93,14 @@ void OSSAI_ISA_NAME(ossai_palette_kernel)(const ossai_lane_palette_args *a)
                 rows = tile;
                 stride = LANE_V;
             }
-            const int floats = kn * OSSAI_MODEL_C;
-            for (int b = 0; b * LANE_V < floats; ++b) {
-                vf r[LANE_V];
-                for (int i = 0; i < LANE_V; ++i) {
-                    const int row = b * LANE_V + i;
-                    r[i] = row < floats ? v_load(rows + (size_t)row * stride) : v_zero();
-                }
-                v_transpose(r);
-                const int valid = floats - b * LANE_V < LANE_V ? floats - b * LANE_V : LANE_V;
-                for (int l = 0; l < LANE_V; ++l) {
-                    if (!a->output[lc + l])
-                        continue;
-                    float *dst = &a->output[lc + l][k0].m[0][0] + b * LANE_V;
-                    if (valid == LANE_V) {
-                        if (a->stream && (uintptr_t)dst % sizeof(vf) == 0)
-                            v_stream(dst, r[l]);
-                        else
-                            v_store(dst, r[l]);
-                    } else {
-                        LANE_ALIGN float part[LANE_V];
-                        v_store(part, r[l]);
-                        memcpy(dst, part, sizeof(float) * (size_t)valid);
-                    }
-                }
-            }
+            if (kn < PALETTE_GROUP)
+                group_out(rows, stride, kn * OSSAI_MODEL_C, dst, k0, stream, false);
+            else if (how == 3)
+                group_out(rows, stride, PALETTE_ROWS, dst, k0, true, true);
+            else if (how == 1)
+                group_out(rows, stride, PALETTE_ROWS, dst, k0, false, true);
+            else
+                group_out(rows, stride, PALETTE_ROWS, dst, k0, stream, false);
         }
     }
     if (a->stream)
