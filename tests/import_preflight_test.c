@@ -207,6 +207,11 @@ static size_t props_string(unsigned char *p, const char *s)
     return 5 + n;
 }
 
+/* The type of the connections the FBX helpers below write between
+ * objects: "OO", or another that assimp 5.2 takes as "OO" too (it reads
+ * "OP" to a property, skips "PP", and links objects for any other). */
+static const char *object_link = "OO";
+
 /* An Objects list of `models` models (ids 1000 + i) and a Connections list
  * joining model i below parent[i] (-1: the scene root, id 0). */
 static const char *fbx_models(const char *name, int models, const int *parent)
@@ -226,7 +231,7 @@ static const char *fbx_models(const char *name, int models, const int *parent)
     record_close(&b, objects, true);
     const size_t connections = record_open(&b, "Connections", NULL, 0, 0);
     for (int i = 0; i < models; ++i) {
-        size_t n = props_string(p, "OO");
+        size_t n = props_string(p, object_link);
         n += props_id(p + n, 1000 + i);
         n += props_id(p + n, parent[i] < 0 ? 0 : 1000 + parent[i]);
         record_close(&b, record_open(&b, "C", p, n, 3), false);
@@ -281,6 +286,12 @@ TEST(fbx_model_hierarchies_must_be_shallow_trees)
     expect_refused(save("dag.fbx", &b), "dag.fbx", "model 1002 is connected below 2 models");
     int cycle[3] = {2, 0, 1};
     expect_refused(fbx_models("cycle.fbx", 3, cycle), "cycle.fbx", "is its own ancestor");
+    /* linked by a type assimp reads as "OO" too */
+    object_link = "O!";
+    expect_refused(fbx_models("cycle_typed.fbx", 3, cycle), "cycle_typed.fbx",
+                   "is its own ancestor");
+    expect_refused(fbx_models("deep_typed.fbx", N, parent), "deep_typed.fbx", what);
+    object_link = "OO";
     free(b.data);
 }
 
@@ -451,8 +462,8 @@ static const char *fbx_ascii_curves(const char *name, const char *property, cons
              600 + c, keys, times[c], keys, values[c]);
     }
     putf(&b, "}\nConnections:  {\n\tC: \"OO\",100,0\n\tC: \"OO\",400,300\n"
-             "\tC: \"OO\",500,400\n\tC: \"OP\",500,100, \"%s\"\n",
-         property);
+             "\tC: \"%s\",500,400\n\tC: \"OP\",500,100, \"%s\"\n",
+         object_link, property);
     for (int c = 0; c < curves; ++c)
         putf(&b, "\tC: \"OP\",%d,500, \"d|%c\"\n", 600 + c, 'X' + c);
     putf(&b, "}\n");
@@ -495,6 +506,12 @@ TEST(fbx_transform_curves_assimp_crashes_on_are_refused)
                    "start.fbx", "plays ticks 23093079000 to 0");
     expect_refused(fbx_ascii_curves("past.fbx", "Lcl Translation", past, 1, times, values),
                    "past.fbx", "plays ticks 0 to 23093068999");
+    /* found by import_fuzz: the curve node joined to its layer by "O!",
+     * which assimp links as "OO" */
+    object_link = "O!";
+    expect_refused(fbx_ascii_curves("typed.fbx", "Lcl Translation", start, 1, times, values),
+                   "typed.fbx", "plays ticks 23093079000 to 0");
+    object_link = "OO";
     /* What assimp reads: a key 10000 ticks past the stop, a rotation whose
      * keys lie outside, a second curve with a key inside, no range. */
     char message[512];

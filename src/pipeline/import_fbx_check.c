@@ -275,8 +275,9 @@ static ossa_result properties(fbx *f, uint64_t at, uint64_t end, uint64_t count,
         }
         if (size > end - at)
             return fail(f, at, "a property of %llu bytes runs past its record%.0llu", size, 0);
-        if (type == 'S' && p == 0 && size == 6 && memcmp(f->d + at + 4, "OO", 2) == 0)
-            object_object = true;
+        if (type == 'S' && p == 0) /* as assimp 5.2 reads a connection (add_connection) */
+            object_object = !(size == 6 && (memcmp(f->d + at + 4, "OP", 2) == 0 ||
+                                            memcmp(f->d + at + 4, "PP", 2) == 0));
         if (type == 'S' && p < 2) {
             strings[p] = f->d + at + 4;
             string_length[p] = size - 4;
@@ -479,9 +480,9 @@ static ossa_result ascii(fbx *f)
         if (c == '"') {
             const unsigned char *close = memchr(f->d + at + 1, '"', f->n - at - 1);
             const uint64_t end = close ? (uint64_t)(close - f->d) : f->n;
-            if (rec.key && rec.value_count == 0 && end - at - 1 == 2 &&
-                memcmp(f->d + at + 1, "OO", 2) == 0)
-                rec.oo = true;
+            if (rec.key && rec.value_count == 0) /* any type but "OP" and "PP" */
+                rec.oo = !(end - at - 1 == 2 && (memcmp(f->d + at + 1, "OP", 2) == 0 ||
+                                                 memcmp(f->d + at + 1, "PP", 2) == 0));
             if (rec.key && rec.value_count < 2) {
                 rec.strings[rec.value_count] = f->d + at + 1;
                 rec.string_length[rec.value_count] = end - at - 1;

@@ -157,13 +157,17 @@ static bool add_property(ossai_fbx_reader *rd, const ossai_fbx_record *r)
     return rd->user[rd->user_count++].name != NULL;
 }
 
+/* A connection as assimp 5.2 reads one: "PP" ignored, "OP" to a property
+ * (named by the fourth value), any other type - "OO" or not - from object
+ * to object (a fuzzed "O!" linked a curve node to its layer in assimp and
+ * not here, and let through a clip that makes assimp abort). */
 static bool add_connection(ossai_fbx_reader *rd, const ossai_fbx_record *r)
 {
     ossai_fbx_value type, property;
-    if (!string_at(r, 0, &type) || type.size != 2)
+    if (!string_at(r, 0, &type))
         return true;
-    const bool op = memcmp(type.bytes, "OP", 2) == 0;
-    if (!op && memcmp(type.bytes, "OO", 2) != 0)
+    const bool op = type.size == 2 && memcmp(type.bytes, "OP", 2) == 0;
+    if (type.size == 2 && memcmp(type.bytes, "PP", 2) == 0)
         return true;
     if (!ossai_import_grow((void **)&rd->links, &rd->link_capacity, rd->link_count,
                            sizeof(connection)))
