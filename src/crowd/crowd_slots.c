@@ -62,9 +62,20 @@ int ossai_crowd_home_bucket(const ossa_crowd *c, int slot)
     return ossai_crowd_bucket(interval, emptiest_phase(c, interval));
 }
 
-/* Swaps bytes [0, bytes) of a and b. */
+/* Swaps bytes [0, bytes) of a and b: by 8-byte words where bytes is a
+ * multiple of 8 (a name, a palette), else through a buffer. */
 static void swap_bytes(unsigned char *a, unsigned char *b, size_t bytes)
 {
+    if (bytes % 8 == 0) {
+        for (size_t w = 0; w < bytes; w += 8) {
+            uint64_t x, y;
+            memcpy(&x, a + w, 8);
+            memcpy(&y, b + w, 8);
+            memcpy(a + w, &y, 8);
+            memcpy(b + w, &x, 8);
+        }
+        return;
+    }
     unsigned char tmp[256];
     while (bytes) {
         const size_t n = bytes < sizeof tmp ? bytes : sizeof tmp;
@@ -101,17 +112,7 @@ void ossai_crowd_swap_slots(ossa_crowd *c, int a, int b)
     for (int k = 0; k < cs->wide_count; ++k) {
         unsigned char *data = (unsigned char *)cs->wide[k];
         const size_t bytes = cs->wide_bytes[k];
-        unsigned char *pa = data + (size_t)a * bytes, *pb = data + (size_t)b * bytes;
-        if (bytes % 8)
-            swap_bytes(pa, pb, bytes);
-        else /* a name: by 8-byte words */
-            for (size_t w = 0; w < bytes; w += 8) {
-                uint64_t x, y;
-                memcpy(&x, pa + w, 8);
-                memcpy(&y, pb + w, 8);
-                memcpy(pa + w, &y, 8);
-                memcpy(pb + w, &x, 8);
-            }
+        swap_bytes(data + (size_t)a * bytes, data + (size_t)b * bytes, bytes);
     }
 #undef SWAP_ENTRIES
     /* Palettes are read in BUCKET_SKINNED only (a character entering it

@@ -20,8 +20,7 @@ ossa_result ossa_root_motion_job_validate(const ossa_root_motion_job *job)
     if ((r = ossai_job_range(job->character_begin, job->character_end, job->character_count,
                              &begin, &end)) ||
         (r = ossai_check_motion_range(job->clips, job->clip_index, job->clip_count,
-                                      job->from_s, job->to_s,
-                                      begin, end)))
+                                      job->from_s, job->to_s, begin, end)))
         return r;
     if (!job->output)
         return OSSA_ERR_MISSING_OUTPUT;

@@ -65,9 +65,6 @@ void OSSAI_ISA_NAME(ossai_palette_kernel)(const ossai_lane_palette_args *a)
             stream &= !dst[l] || (uintptr_t)dst[l] % sizeof(vf) == 0;
             all &= dst[l] != NULL;
         }
-        /* a whole group, every lane written, compiled apart: its loads and
-         * stores need no test (the crowd's batches, all but their last) */
-        const int how = stream * 2 + all;
         for (int k0 = 0; k0 < skins; k0 += PALETTE_GROUP) {
             const int kn = skins - k0 < PALETTE_GROUP ? skins - k0 : PALETTE_GROUP;
             const float *rows = a->model + (size_t)k0 * OSSAI_MODEL_C * width + lc;
@@ -93,14 +90,15 @@ void OSSAI_ISA_NAME(ossai_palette_kernel)(const ossai_lane_palette_args *a)
                 rows = tile;
                 stride = LANE_V;
             }
-            if (kn < PALETTE_GROUP)
-                group_out(rows, stride, kn * OSSAI_MODEL_C, dst, k0, stream, false);
-            else if (how == 3)
+            /* a whole group with every lane written is compiled apart: its
+             * loads and stores need no test (the crowd's batches but their
+             * last) */
+            if (kn == PALETTE_GROUP && all && stream)
                 group_out(rows, stride, PALETTE_ROWS, dst, k0, true, true);
-            else if (how == 1)
+            else if (kn == PALETTE_GROUP && all)
                 group_out(rows, stride, PALETTE_ROWS, dst, k0, false, true);
             else
-                group_out(rows, stride, PALETTE_ROWS, dst, k0, stream, false);
+                group_out(rows, stride, kn * OSSAI_MODEL_C, dst, k0, stream, false);
         }
     }
     if (a->stream)
