@@ -97,11 +97,13 @@ void ossai_crowd_footfalls(ossa_crowd *c, int batch, int first, int n, const cro
     for (int f = 0; f < c->foot_count; ++f) {
         const float *m = model + (size_t)c->foot_joint[f] * OSSA_LANE_MODEL_COMPONENTS * (size_t)w;
         for (int l = 0; l < n; ++l) {
+            if (k->foot_hits[f][l0 + l] <= 0) /* most updates: no footfall */
+                continue;
             const uint32_t index = c->entity[first + l];
             out[found].entity = (ossa_entity){index, c->generation[index]};
             out[found].foot = f;
             out[found].position = (ossa_float3){m[3 * w + l], m[7 * w + l], m[11 * w + l]};
-            found += k->foot_hits[f][l0 + l] > 0;
+            ++found;
         }
     }
     c->batch_events[batch] = found;
