@@ -53,6 +53,11 @@ static void help(FILE *to)
             "                    in memory and read per frame; issue 10's goals (use a\n"
             "                    67-joint pab blob). The N clips are built first, on\n"
             "                    every core OpenMP is given (about a second a clip)\n"
+            "  --ozz-frame-ms MS ozz-animation 0.16's frame of the same work (1000 pab\n"
+            "                    characters, 100 arnauds skinned, 1 thread) measured on\n"
+            "                    this machine by a harness of your own: issue 11's ratio\n"
+            "                    is printed against it (without it: not measured - a\n"
+            "                    figure from another machine does not compare)\n"
             "%s",
             bench_common_help());
 }
@@ -110,6 +115,9 @@ static int parse(int argc, char **argv, frame_options *o)
             o->sweep = true;
         } else if (cli_is(a, "--clips", NULL)) {
             if (!cli_int_arg(argc, argv, &i, 1, 65535, &o->clips))
+                return 2;
+        } else if (cli_is(a, "--ozz-frame-ms", NULL)) {
+            if (!cli_float_arg(argc, argv, &i, 0.001f, 1e6f, &o->ozz_frame_ms))
                 return 2;
         } else if (cli_is(a, "--sweep-max", NULL)) {
             if (!cli_int_arg(argc, argv, &i, 10, 10000000, &o->sweep_max))

@@ -20,6 +20,10 @@ typedef struct frame_options {
     bool sweep;
     int sweep_max;
     int clips; /* --clips N: the clip library workload (frame_clips.c), 0: off */
+    /* --ozz-frame-ms: ozz-animation 0.16's frame of the same work, measured on
+     * this machine outside this repository; 0: none (issue 11's ratio is then
+     * not measured) */
+    float ozz_frame_ms;
 } frame_options;
 
 /* The variants, interleaved by the harness. */
