@@ -21,6 +21,30 @@ group_out(const float *rows, size_t stride, int floats, float *const dst[LANE_V]
           const bool stream, const bool all)
 {
     const size_t at = (size_t)k0 * OSSAI_MODEL_C;
+    if (stream && all && LANE_V < 16) {
+        /* a lane's 48 floats are 3 whole lines (its matrices start on a
+         * line in the crowd): streamed one lane after the other, so that
+         * each line is written whole before the next begins. Block by block
+         * (every lane's first vector, then every lane's second, ...) left
+         * 2 x LANE_V lines half written at once, more than the write-
+         * combining buffers of some cores hold: a buffer evicted half full
+         * writes its line in parts (docs/measurements.md, twentieth
+         * sitting). The blocks go through a tile: fewer instructions than
+         * keeping a line's blocks in registers. */
+        LANE_ALIGN float t[PALETTE_ROWS / LANE_V][LANE_V][LANE_V];
+        for (int b = 0; b < PALETTE_ROWS / LANE_V; ++b) {
+            vf r[LANE_V];
+            for (int i = 0; i < LANE_V; ++i)
+                r[i] = v_load(rows + (size_t)(b * LANE_V + i) * stride);
+            v_transpose(r);
+            for (int l = 0; l < LANE_V; ++l)
+                v_store(t[b][l], r[l]);
+        }
+        for (int l = 0; l < LANE_V; ++l)
+            for (int b = 0; b < PALETTE_ROWS / LANE_V; ++b)
+                v_stream(dst[l] + at + (size_t)b * LANE_V, v_load(t[b][l]));
+        return;
+    }
     for (int b = 0; b * LANE_V < floats; ++b) {
         vf r[LANE_V];
         for (int i = 0; i < LANE_V; ++i) {
