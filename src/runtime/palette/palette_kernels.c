@@ -12,10 +12,22 @@
 #define PALETTE_GROUP 4
 #define PALETTE_ROWS (PALETTE_GROUP * OSSAI_MODEL_C)
 
-/* Transposes rows [0, floats) of a group (stride floats apart) and writes
- * lane l's floats at dst[l] + k0 * 12 (lanes whose dst is NULL skipped);
- * `stream`: every dst takes non-temporal stores; `all`: no dst is NULL
- * (both known when compiled, as floats is for a whole group). */
+/* Block b of a group's rows [0, floats) (stride floats apart), transposed:
+ * r[l] is lane l's floats b * LANE_V .. + LANE_V (zeros past floats). */
+static inline __attribute__((always_inline)) void
+group_block(const float *rows, size_t stride, int floats, int b, vf r[LANE_V])
+{
+    for (int i = 0; i < LANE_V; ++i) {
+        const int row = b * LANE_V + i;
+        r[i] = row < floats ? v_load(rows + (size_t)row * stride) : v_zero();
+    }
+    v_transpose(r);
+}
+
+/* Transposes rows [0, floats) of a group and writes lane l's floats at
+ * dst[l] + k0 * 12 (lanes whose dst is NULL skipped); `stream`: every dst
+ * takes non-temporal stores; `all`: no dst is NULL and floats is a whole
+ * group's (all three known when compiled). */
 static inline __attribute__((always_inline)) void
 group_out(const float *rows, size_t stride, int floats, float *const dst[LANE_V], int k0,
           const bool stream, const bool all)
@@ -34,9 +46,7 @@ group_out(const float *rows, size_t stride, int floats, float *const dst[LANE_V]
         LANE_ALIGN float t[PALETTE_ROWS / LANE_V][LANE_V][LANE_V];
         for (int b = 0; b < PALETTE_ROWS / LANE_V; ++b) {
             vf r[LANE_V];
-            for (int i = 0; i < LANE_V; ++i)
-                r[i] = v_load(rows + (size_t)(b * LANE_V + i) * stride);
-            v_transpose(r);
+            group_block(rows, stride, PALETTE_ROWS, b, r);
             for (int l = 0; l < LANE_V; ++l)
                 v_store(t[b][l], r[l]);
         }
@@ -47,11 +57,7 @@ group_out(const float *rows, size_t stride, int floats, float *const dst[LANE_V]
     }
     for (int b = 0; b * LANE_V < floats; ++b) {
         vf r[LANE_V];
-        for (int i = 0; i < LANE_V; ++i) {
-            const int row = b * LANE_V + i;
-            r[i] = row < floats ? v_load(rows + (size_t)row * stride) : v_zero();
-        }
-        v_transpose(r);
+        group_block(rows, stride, floats, b, r);
         const int valid = floats - b * LANE_V < LANE_V ? floats - b * LANE_V : LANE_V;
         const size_t off = at + (size_t)b * LANE_V;
         if (valid == LANE_V) {
