@@ -123,6 +123,13 @@ TEST(bench_option_values_are_checked)
     check_refused(threads, 2, "--threads 0: expected a whole number");
     const char *cache[] = {OSSA_TEST_TOOL, "bench", "hierarchy", "--cache", "hot", NULL};
     check_refused(cache, 2, "--cache hot: expected warm or cold");
+    /* ozz's frame as measured here: a positive, finite number of ms */
+    const char *ozz_nan[] = {OSSA_TEST_TOOL, "bench", "frame", "--ozz-frame-ms", "nan", NULL};
+    check_refused(ozz_nan, 2, "--ozz-frame-ms nan: expected a number in");
+    const char *ozz_zero[] = {OSSA_TEST_TOOL, "bench", "frame", "--ozz-frame-ms", "0", NULL};
+    check_refused(ozz_zero, 2, "--ozz-frame-ms 0: expected a number in");
+    const char *ozz_none[] = {OSSA_TEST_TOOL, "bench", "frame", "--ozz-frame-ms", NULL};
+    check_refused(ozz_none, 2, "option --ozz-frame-ms needs a value");
 }
 
 /* Refused while parsing, before any drawing: no GL needed. */
